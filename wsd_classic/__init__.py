@@ -1,0 +1,3 @@
+"""wsd-classic: the reference classical supervised word sense disambiguation system."""
+
+__version__ = "0.1.0"

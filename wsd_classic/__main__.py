@@ -1,0 +1,18 @@
+"""``python -m wsd_classic COMMAND ...``: the dispatcher behind ``bin/*``."""
+import importlib
+import sys
+
+COMMANDS = ("train", "tag", "score", "models", "evaluate", "report")
+
+
+def main() -> int:
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        print(f"usage: python -m wsd_classic {{{','.join(COMMANDS)}}} [options]", file=sys.stderr)
+        return 2
+    command = sys.argv.pop(1)
+    sys.argv[0] = command
+    return importlib.import_module(f"wsd_classic.cli.{command}").main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

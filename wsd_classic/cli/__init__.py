@@ -1,0 +1,35 @@
+"""Command-line entry points; ``bin/*`` are thin shells over these."""
+from __future__ import annotations
+
+import functools
+import sys
+from typing import Callable
+
+from wsd_classic.errors import WsdError
+
+
+def entry_point(main: Callable[[list[str] | None], int | None]) -> Callable[[list[str] | None], int]:
+    """Run ``main`` so that user errors become one line on stderr and a non-zero exit."""
+
+    @functools.wraps(main)
+    def run(argv: list[str] | None = None) -> int:
+        try:
+            return main(argv) or 0
+        except WsdError as error:
+            print(f"{_program_name()}: error: {error}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print(f"{_program_name()}: interrupted", file=sys.stderr)
+            return 130
+        except BrokenPipeError:
+            # Output piped into `head` and closed early: not an error for the user.
+            sys.stderr.close()
+            return 0
+
+    return run
+
+
+def _program_name() -> str:
+    import os
+
+    return os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "wsd-classic"

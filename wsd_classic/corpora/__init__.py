@@ -1,0 +1,1 @@
+"""Readers (and writers) for the corpus and key formats the project consumes."""

@@ -1,0 +1,69 @@
+"""In-memory form of a lexical-sample corpus, shared by every stage after the readers."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One occurrence of a target word.
+
+    ``text`` is the whole context as plain Unicode (entities decoded, markup removed);
+    ``head`` is the character span of the target in ``text``; ``sats`` the spans of its
+    satellite particles (phrasal verbs). ``answers`` holds the gold sense ids (sense keys,
+    ``U``, ``P``), empty for unannotated data.
+    """
+
+    id: str
+    lexelt: str
+    text: str
+    head: tuple[int, int]
+    sats: tuple[tuple[int, int], ...] = ()
+    answers: tuple[str, ...] = ()
+    docsrc: str | None = None
+
+    @property
+    def head_text(self) -> str:
+        return self.text[self.head[0]:self.head[1]]
+
+
+@dataclass
+class Lexelt:
+    """A lexical element (``art.n``) and its instances, in file order."""
+
+    item: str
+    instances: list[Instance] = field(default_factory=list)
+
+    @property
+    def lemma(self) -> str:
+        return self.item.rsplit(".", 1)[0] if "." in self.item else self.item
+
+    @property
+    def pos(self) -> str:
+        """``n``, ``v``, ``a`` or ``unk`` (from the ``.x`` suffix of the item)."""
+        if "." in self.item:
+            suffix = self.item.rsplit(".", 1)[1]
+            if suffix in ("n", "v", "a", "r"):
+                return suffix
+        return "unk"
+
+
+@dataclass
+class LexicalSample:
+    """A corpus: its lexelts in file order, and the file it came from."""
+
+    lexelts: list[Lexelt]
+    source: str | None = None
+
+    def instances(self):
+        for lexelt in self.lexelts:
+            yield from lexelt.instances
+
+    def __len__(self) -> int:
+        return sum(len(lexelt.instances) for lexelt in self.lexelts)
+
+    def lexelt(self, item: str) -> Lexelt:
+        for lexelt in self.lexelts:
+            if lexelt.item == item:
+                return lexelt
+        raise KeyError(item)

@@ -1,0 +1,149 @@
+"""WordNet 3.0 through NLTK, from Debian's ``wordnet-base`` files, without the internet.
+
+NLTK 3.10 only reads corpora under its data roots and needs a ``lexnames`` file Debian does not
+ship, so ``setup()`` assembles a private NLTK data root: copies of the Debian database files plus
+WordNet's fixed lexicographer-file table.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import sys
+import warnings
+from pathlib import Path
+
+from wsd_classic import settings
+from wsd_classic.errors import WsdError
+
+DEBIAN_WORDNET = Path("/usr/share/wordnet")
+DATABASE_FILES = (
+    "data.noun", "data.verb", "data.adj", "data.adv",
+    "index.noun", "index.verb", "index.adj", "index.adv", "index.sense",
+    "noun.exc", "verb.exc", "adj.exc", "adv.exc", "cntlist.rev",
+)
+# WordNet's 45 lexicographer files in number order, with their syntactic category (lexnames(5WN)).
+LEXICOGRAPHER_FILES = (
+    ("adj.all", 3), ("adj.pert", 3), ("adv.all", 4), *((f"noun.{name}", 1) for name in (
+        "Tops act animal artifact attribute body cognition communication event feeling food group "
+        "location motive object person phenomenon plant possession process quantity relation shape "
+        "state substance time").split()), *((f"verb.{name}", 2) for name in (
+        "body change cognition communication competition consumption contact creation emotion "
+        "motion perception possession social stative weather").split()), ("adj.ppl", 3),
+)
+# NLTK warns on every lookup that the (unused) Open Multilingual Wordnet is absent.
+warnings.filterwarnings("ignore", message="The multilingual functions are not available")
+
+POS_OF_SS_TYPE = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "s"}
+
+
+def corpus_root(nltk_root: Path | None = None) -> Path:
+    return (nltk_root or settings.nltk_data_dir()) / "corpora" / "wordnet"
+
+
+def setup(source: Path = DEBIAN_WORDNET, nltk_root: Path | None = None) -> Path:
+    """Build the private NLTK data root from Debian's WordNet 3.0 files; returns the corpus dir."""
+    missing = [name for name in DATABASE_FILES if not (source / name).is_file()]
+    if missing:
+        raise WsdError(
+            f"WordNet 3.0 files {', '.join(missing)} not found in {source}: install Debian's "
+            "packages wordnet-base and wordnet-sense-index (apt-get install wordnet-base "
+            "wordnet-sense-index)")
+    target = corpus_root(nltk_root)
+    staging = target.with_name(target.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for name in DATABASE_FILES:
+        shutil.copyfile(source / name, staging / name)
+    (staging / "lexnames").write_text("".join(
+        f"{number:02d}\t{name}\t{category}\n"
+        for number, (name, category) in enumerate(LEXICOGRAPHER_FILES)))
+    shutil.rmtree(target, ignore_errors=True)
+    os.replace(staging, target)
+    # NLTK refuses data roots that others can write to.
+    for directory in (target, target.parent, target.parent.parent):
+        directory.chmod(0o755)
+    return target
+
+
+@functools.lru_cache(maxsize=1)
+def wordnet():
+    """The NLTK WordNet 3.0 reader, or a ``WsdError`` saying how to install it."""
+    root = settings.nltk_data_dir()
+    if not (corpus_root(root) / "lexnames").is_file():
+        raise WsdError(
+            f"WordNet 3.0 is not set up in {root}: run ./install (it needs Debian's wordnet-base "
+            "and wordnet-sense-index) or `python -m wsd_classic.wordnet`")
+    import nltk
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    if str(root) not in nltk.data.path:
+        nltk.data.path.insert(0, str(root))
+    reader = WordNetCorpusReader(nltk.data.find("corpora/wordnet"), None)
+    if reader.get_version() != "3.0":
+        raise WsdError(f"expected WordNet 3.0 in {root}, found {reader.get_version()}")
+    return reader
+
+
+def _key_variants(key: str):
+    """SENSEVAL-2 writes apostrophes in lemmas as ``-``; WordNet keys are lower case."""
+    key = key.lower()
+    yield key
+    lemma, sep, rest = key.partition("%")
+    if "-" in lemma:
+        yield lemma.replace("-", "'") + sep + rest
+
+
+@functools.lru_cache(maxsize=None)
+def lemma_of_key(key: str):
+    """The NLTK ``Lemma`` for a sense key, or ``None`` when WordNet 3.0 does not know it."""
+    if "%" not in key:
+        return None
+    reader = wordnet()
+    for variant in _key_variants(key):
+        try:
+            return reader.lemma_from_key(variant)
+        except Exception:  # NLTK raises WordNetError or ValueError for unknown/odd keys
+            continue
+    return None
+
+
+def synset_of_key(key: str):
+    lemma = lemma_of_key(key)
+    return lemma.synset() if lemma is not None else None
+
+
+def gloss(key: str) -> str | None:
+    synset = synset_of_key(key)
+    return synset.definition() if synset is not None else None
+
+
+def examples(key: str) -> list[str]:
+    synset = synset_of_key(key)
+    return list(synset.examples()) if synset is not None else []
+
+
+def lemma_count(key: str) -> int:
+    """SemCor frequency of the sense (WordNet's ``cntlist``), 0 for an unknown key."""
+    lemma = lemma_of_key(key)
+    return lemma.count() if lemma is not None else 0
+
+
+def unknown_keys(keys) -> list[str]:
+    """The sense keys (``%`` tags only; ``U``/``P`` are not keys) WordNet 3.0 does not know."""
+    return sorted({key for key in keys if "%" in key and lemma_of_key(key) is None})
+
+
+def main() -> int:
+    from wsd_classic.cli import entry_point
+
+    @entry_point
+    def run(argv=None):
+        target = setup()
+        print(f"WordNet 3.0 ready for NLTK in {target} (version {wordnet().get_version()})")
+
+    return run(sys.argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
