@@ -58,9 +58,12 @@ def setup(source: Path = DEBIAN_WORDNET, nltk_root: Path | None = None) -> Path:
     (staging / "lexnames").write_text("".join(
         f"{number:02d}\t{name}\t{category}\n"
         for number, (name, category) in enumerate(LEXICOGRAPHER_FILES)))
+    # NLTK refuses a corpus if any of its files or directories is group- or world-writable, which
+    # a umask such as 002 would otherwise give them.
+    for path in staging.iterdir():
+        path.chmod(0o644)
     shutil.rmtree(target, ignore_errors=True)
     os.replace(staging, target)
-    # NLTK refuses data roots that others can write to.
     for directory in (target, target.parent, target.parent.parent):
         directory.chmod(0o755)
     return target
@@ -77,9 +80,27 @@ def wordnet():
     import nltk
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
+    # NLTK opens files only below the roots on its data path; the search is limited to this root
+    # so that no other wordnet on that path (an earlier root, a user download) is read instead.
     if str(root) not in nltk.data.path:
         nltk.data.path.insert(0, str(root))
-    reader = WordNetCorpusReader(nltk.data.find("corpora/wordnet"), None)
+    try:
+        corpus = nltk.data.find("corpora/wordnet", paths=[str(root)])
+    except LookupError:
+        raise WsdError(
+            f"NLTK will not load WordNet from {corpus_root(root)}: a file there is missing or "
+            "writable by other accounts (NLTK's warning names it); rebuild it with "
+            "`python -m wsd_classic.wordnet`") from None
+    class WordNet30Reader(WordNetCorpusReader):
+        def map_wn(self, version="wordnet"):
+            """No mapping to another WordNet: it only serves the (absent) multilingual data.
+
+            NLTK's own version would read ``index.sense`` a second time from whichever
+            ``corpora/wordnet`` comes first on NLTK's path, doubling the load time.
+            """
+            return None
+
+    reader = WordNet30Reader(corpus, None)
     if reader.get_version() != "3.0":
         raise WsdError(f"expected WordNet 3.0 in {root}, found {reader.get_version()}")
     return reader

@@ -1,0 +1,40 @@
+"""Feature extractors: each maps a ``ProcessedInstance`` to a list of binary feature names.
+
+Names carry their group's prefix (``bow=``, ``col-1,1=``, ``pos-1=``, ``syn:head=``) so groups
+can be combined per system and a feature explains itself in ``--explain`` output.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from wsd_classic.errors import WsdError
+from wsd_classic.features.bag_of_words import bag_of_words
+from wsd_classic.features.collocations import collocations
+from wsd_classic.features.pos_window import pos_window
+from wsd_classic.features.syntax import syntactic_relations
+from wsd_classic.preprocess.document import ProcessedInstance
+
+EXTRACTORS: dict[str, Callable[[ProcessedInstance], list[str]]] = {
+    "bow": bag_of_words,
+    "colloc": collocations,
+    "pos": pos_window,
+    "syntax": syntactic_relations,
+}
+ALL_GROUPS = tuple(EXTRACTORS)
+
+
+def check_groups(groups: Iterable[str]) -> tuple[str, ...]:
+    groups = tuple(groups)
+    unknown = [group for group in groups if group not in EXTRACTORS]
+    if unknown:
+        raise WsdError(f"unknown feature group {', '.join(unknown)}; known: {', '.join(EXTRACTORS)}")
+    return groups
+
+
+def extract(doc: ProcessedInstance, groups: Iterable[str] = ALL_GROUPS) -> list[str]:
+    """The features of ``doc`` from the named groups, in group order, without repeats."""
+    seen: dict[str, None] = {}
+    for group in groups:
+        for name in EXTRACTORS[group](doc):
+            seen[name] = None
+    return list(seen)

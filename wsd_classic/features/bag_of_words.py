@@ -1,0 +1,18 @@
+"""Bag of words: the lemmas of the whole context, stop words and punctuation dropped."""
+from __future__ import annotations
+
+from wsd_classic.preprocess.document import ProcessedInstance
+
+
+def is_content_word(lemma: str, is_stop: bool) -> bool:
+    return not is_stop and any(character.isalpha() for character in lemma)
+
+
+def bag_of_words(doc: ProcessedInstance) -> list[str]:
+    """``bow=<lemma>`` for every distinct content lemma except the target and its particles."""
+    skipped = {doc.target, *doc.sats}
+    lemmas = {
+        lemma for index, (lemma, stop) in enumerate(zip(doc.lemmas, doc.stops))
+        if index not in skipped and is_content_word(lemma, stop)
+    }
+    return [f"bow={lemma}" for lemma in sorted(lemmas)]

@@ -1,0 +1,143 @@
+"""Safe, self-describing model files.
+
+A trained system for a task is one file, ``<models>/<task>/<system>/model.npz``: NumPy arrays
+plus a ``__meta__`` entry holding JSON (task, system, parameters, feature groups, training-data
+hash, library versions, creation time, per-lexelt metadata) and a SHA-256 over every array.
+Loading uses ``allow_pickle=False`` — nothing in the file can run code — and refuses a file whose
+digest, format version or task/system do not match. Saving writes a temporary file beside the
+target and ``os.replace``s it, so an interrupted save leaves the previous model intact.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import platform
+import tempfile
+import time
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from wsd_classic import __version__
+from wsd_classic.errors import WsdError
+from wsd_classic.systems import SYSTEMS, SenseClassifier
+
+FORMAT = "wsd-classic-model/1"
+META_ENTRY = "__meta__"
+FILENAME = "model.npz"
+
+
+@dataclass
+class TrainedSystem:
+    """A system's per-lexelt estimators and what they were trained on."""
+
+    task: str
+    system: str
+    models: dict[str, SenseClassifier]
+    info: dict = field(default_factory=dict)
+
+
+def library_versions() -> dict[str, str]:
+    import nltk
+    import scipy
+    import sklearn
+    import spacy
+
+    return {"wsd-classic": __version__, "python": platform.python_version(),
+            "numpy": np.__version__, "scipy": scipy.__version__, "scikit-learn": sklearn.__version__,
+            "spacy": spacy.__version__, "nltk": nltk.__version__}
+
+
+def _digest(arrays: dict[str, np.ndarray]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(arrays):
+        array = np.ascontiguousarray(arrays[name])
+        digest.update(f"{name}|{array.dtype.str}|{array.shape}|".encode())
+        digest.update(array.tobytes())
+    return digest.hexdigest()
+
+
+def model_path(models_root: Path, task: str, system: str) -> Path:
+    return Path(models_root) / task / system / FILENAME
+
+
+def save(trained: TrainedSystem, models_root: Path) -> Path:
+    """Write ``trained`` atomically; returns the file's path."""
+    estimator, default_params = SYSTEMS[trained.system]
+    arrays: dict[str, np.ndarray] = {}
+    lexelts = {}
+    params = None
+    for number, (item, model) in enumerate(sorted(trained.models.items())):
+        meta, model_arrays = model.get_state()
+        params = model.get_params()
+        lexelts[item] = {"meta": meta, "arrays": f"l{number}"}
+        for name, array in model_arrays.items():
+            arrays[f"l{number}.{name}"] = np.asarray(array)
+    header = {
+        "format": FORMAT, "task": trained.task, "system": trained.system,
+        "estimator": estimator.__name__, "params": params if params is not None else default_params,
+        "feature_groups": list(estimator.feature_groups), "created": time.strftime(
+            "%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "versions": library_versions(),
+        "info": trained.info, "lexelts": lexelts, "sha256": _digest(arrays),
+    }
+    arrays[META_ENTRY] = np.frombuffer(json.dumps(header, sort_keys=True).encode(), dtype=np.uint8)
+    path = model_path(models_root, trained.task, trained.system)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".model-", suffix=".partial")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            np.savez_compressed(out, **arrays)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def read_header(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
+    """The verified header and arrays of a model file, or a ``WsdError`` saying what is wrong."""
+    if not path.is_file():
+        raise WsdError("no trained model here: run bin/train first", path)
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            arrays = {name: archive[name] for name in archive.files}
+        header = json.loads(arrays.pop(META_ENTRY).tobytes().decode())
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError, UnicodeDecodeError,
+            io.UnsupportedOperation) as error:
+        raise WsdError(f"corrupt model file ({type(error).__name__}): retrain with bin/train",
+                       path) from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise WsdError(f"not a {FORMAT} model file: retrain with bin/train", path)
+    if header.get("sha256") != _digest(arrays):
+        raise WsdError("model file fails its SHA-256 check (changed or damaged): retrain", path)
+    return header, arrays
+
+
+def load(models_root: Path, task: str, system: str) -> TrainedSystem:
+    if system not in SYSTEMS:
+        raise WsdError(f"unknown system {system}; known: {', '.join(SYSTEMS)}")
+    path = model_path(models_root, task, system)
+    header, arrays = read_header(path)
+    if header.get("task") != task or header.get("system") != system:
+        raise WsdError(f"model is for {header.get('task')}/{header.get('system')}, "
+                       f"not {task}/{system}", path)
+    estimator, _ = SYSTEMS[system]
+    if header.get("estimator") != estimator.__name__:
+        raise WsdError(f"model was made by {header.get('estimator')}, incompatible with this "
+                       f"version's {estimator.__name__}: retrain", path)
+    models = {}
+    try:
+        for item, entry in header["lexelts"].items():
+            prefix = entry["arrays"] + "."
+            own = {name[len(prefix):]: array for name, array in arrays.items()
+                   if name.startswith(prefix)}
+            models[item] = estimator.from_state(header["params"], entry["meta"], own)
+    except (KeyError, TypeError, ValueError) as error:
+        raise WsdError(f"incompatible model file ({error}): retrain with bin/train", path) from None
+    return TrainedSystem(task, system, models, header.get("info", {}))

@@ -1,0 +1,1 @@
+"""spaCy preprocessing of target contexts: tokens, Penn tags, lemmas, sentences, dependencies."""

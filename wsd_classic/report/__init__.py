@@ -1,0 +1,1 @@
+"""Comparison tables (and, in ``bin/report``, pictures) from saved results."""

@@ -1,0 +1,55 @@
+"""What every system shares: scikit-learn's estimator conventions over feature-name lists.
+
+``X`` is a sequence of instances, each a list of binary feature names (see ``features``);
+``y`` the sense ids. ``predict_proba`` returns a row per instance over ``classes_`` (sorted),
+summing to 1. ``get_state``/``from_state`` give a JSON-and-arrays form for the model store
+(no pickling).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+from scipy import sparse
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+
+class SenseClassifier(ClassifierMixin, BaseEstimator):
+    #: feature groups the system reads (``features.EXTRACTORS`` names)
+    feature_groups: tuple[str, ...] = ()
+    #: whether the task layer may restrict its output to the senses a phrasal-verb particle allows
+    uses_candidate_filter = False
+
+    def predict(self, X) -> np.ndarray:
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+    def _prior(self, y: Sequence[str], sample_weight) -> np.ndarray:
+        """Training sense distribution over ``classes_`` (set here)."""
+        self.classes_ = np.array(sorted(set(y)))
+        weights = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
+        index = np.searchsorted(self.classes_, y)
+        prior = np.bincount(index, weights=weights, minlength=len(self.classes_))
+        return prior / prior.sum()
+
+    def get_state(self) -> tuple[dict, dict[str, np.ndarray]]:
+        raise NotImplementedError
+
+    @classmethod
+    def from_state(cls, params: dict, meta: dict, arrays: dict[str, np.ndarray]):
+        raise NotImplementedError
+
+
+def binary_matrix(X: Sequence[Sequence[str]], vocabulary: dict[str, int]) -> sparse.csr_matrix:
+    """0/1 CSR matrix of the known features; int32 indices, which liblinear requires (NOTES.md)."""
+    indptr = [0]
+    indices: list[int] = []
+    for features in X:
+        indices.extend(sorted({vocabulary[name] for name in features if name in vocabulary}))
+        indptr.append(len(indices))
+    return sparse.csr_matrix(
+        (np.ones(len(indices), dtype=np.float64), np.asarray(indices, dtype=np.int32),
+         np.asarray(indptr, dtype=np.int32)), shape=(len(X), len(vocabulary)))
+
+
+def build_vocabulary(X: Sequence[Sequence[str]]) -> dict[str, int]:
+    return {name: index for index, name in enumerate(sorted({f for row in X for f in row}))}

@@ -1,0 +1,45 @@
+"""Which senses an instance can have, given the particles of a phrasal verb.
+
+SENSEVAL-2 marks phrasal verbs with satellites (``<head sats=…>`` → ``call … for``): every such
+training instance carries a multiword key (``call_for%2:…``), and the other instances never
+carry those keys. So a head with particles may only take keys whose lemma contains them, and a
+head without may only take senses seen without particles — unless that leaves nothing, in which
+case nothing is restricted. The particles reach the systems as ``syn:sat=`` features.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+SAT_PREFIX = "syn:sat="
+
+
+def particles(features: Sequence[str]) -> tuple[str, ...]:
+    return tuple(sorted(name[len(SAT_PREFIX):] for name in features if name.startswith(SAT_PREFIX)))
+
+
+def senses_seen_without_particles(X, y) -> list[str]:
+    return sorted({sense for features, sense in zip(X, y) if not particles(features)})
+
+
+def _allowed(sense: str, found: tuple[str, ...], plain: set[str]) -> bool:
+    if not found:
+        return sense in plain
+    lemma_words = sense.partition("%")[0].split("_") if "%" in sense else []
+    return len(lemma_words) > 1 and all(particle in lemma_words for particle in found)
+
+
+def restrict(proba: np.ndarray, X, classes: np.ndarray, plain: Sequence[str]) -> np.ndarray:
+    """``proba`` with disallowed senses zeroed and rows renormalised (unchanged if none is left)."""
+    plain = set(plain)
+    restricted = proba.copy()
+    for row, features in enumerate(X):
+        found = particles(features)
+        mask = np.array([_allowed(sense, found, plain) for sense in classes])
+        kept = proba[row] * mask
+        if mask.any() and kept.sum() > 0:
+            restricted[row] = kept / kept.sum()
+        elif mask.any():
+            restricted[row] = mask / mask.sum()
+    return restricted

@@ -1,0 +1,85 @@
+"""Yarowsky-style decision list (Yarowsky 1994; as in Martinez et al. 2002 for SENSEVAL-2).
+
+Every feature f and sense s give a rule ``f ⇒ s`` of strength
+log((c(f,s)+α) / (c(f,¬s)+α)), the smoothed log-likelihood ratio of the sense against the rest.
+For an instance the strongest rule among its features decides; the weights it emits are that
+rule's smoothed sense distribution (c(f,s')+α) / (c(f)+Kα). With no matching rule (or none
+stronger than ``min_strength``), the training distribution answers.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from wsd_classic.systems import candidates
+from wsd_classic.systems.base import SenseClassifier, binary_matrix, build_vocabulary
+
+
+class DecisionList(SenseClassifier):
+    feature_groups = ("bow", "colloc", "pos", "syntax")
+    uses_candidate_filter = True
+
+    def __init__(self, alpha: float = 0.1, min_strength: float = 0.0, min_count: float = 1.0,
+                 restrict_candidates: bool = True):
+        self.alpha = alpha
+        self.min_strength = min_strength
+        self.min_count = min_count
+        self.restrict_candidates = restrict_candidates
+
+    def fit(self, X, y, sample_weight=None):
+        self.prior_ = self._prior(y, sample_weight)
+        self.vocabulary_ = build_vocabulary(X)
+        self.plain_senses_ = candidates.senses_seen_without_particles(X, y)
+        weights = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
+        targets = np.zeros((len(y), len(self.classes_)))
+        targets[np.arange(len(y)), np.searchsorted(self.classes_, y)] = weights
+        counts = np.asarray((binary_matrix(X, self.vocabulary_).T @ targets))
+        totals = counts.sum(axis=1, keepdims=True)
+        ratio = np.log((counts + self.alpha) / (totals - counts + self.alpha))
+        strength = ratio.max(axis=1)
+        strength[totals[:, 0] < self.min_count] = -np.inf
+        self.strength_ = strength
+        self.distribution_ = (counts + self.alpha) / (totals + self.alpha * len(self.classes_))
+        return self
+
+    def decisive_features(self, X) -> np.ndarray:
+        """Per instance, the vocabulary index of the rule that decides (-1: none applies)."""
+        matrix = binary_matrix(X, self.vocabulary_)
+        decisive = np.full(matrix.shape[0], -1)
+        for row in range(matrix.shape[0]):
+            active = matrix.indices[matrix.indptr[row]:matrix.indptr[row + 1]]
+            if len(active):
+                best = active[np.argmax(self.strength_[active])]
+                if self.strength_[best] > self.min_strength:
+                    decisive[row] = best
+        return decisive
+
+    def predict_proba(self, X) -> np.ndarray:
+        decisive = self.decisive_features(X)
+        proba = np.tile(self.prior_, (len(decisive), 1))
+        fired = decisive >= 0
+        proba[fired] = self.distribution_[decisive[fired]]
+        if self.restrict_candidates:
+            proba = candidates.restrict(proba, X, self.classes_, self.plain_senses_)
+        return proba
+
+    def rule_names(self) -> list[str]:
+        names = [""] * len(self.vocabulary_)
+        for name, index in self.vocabulary_.items():
+            names[index] = name
+        return names
+
+    def get_state(self):
+        return ({"classes": self.classes_.tolist(), "features": self.rule_names(),
+                 "plain_senses": self.plain_senses_},
+                {"prior": self.prior_, "strength": self.strength_,
+                 "distribution": self.distribution_})
+
+    @classmethod
+    def from_state(cls, params, meta, arrays):
+        model = cls(**params)
+        model.classes_ = np.array(meta["classes"])
+        model.vocabulary_ = {name: index for index, name in enumerate(meta["features"])}
+        model.plain_senses_ = meta["plain_senses"]
+        model.prior_, model.strength_ = arrays["prior"], arrays["strength"]
+        model.distribution_ = arrays["distribution"]
+        return model

@@ -1,0 +1,1 @@
+"""End-to-end jobs: train, tag and score a task."""
