@@ -31,9 +31,6 @@ LEXICOGRAPHER_FILES = (
         "body change cognition communication competition consumption contact creation emotion "
         "motion perception possession social stative weather").split()), ("adj.ppl", 3),
 )
-# NLTK warns on every lookup that the (unused) Open Multilingual Wordnet is absent.
-warnings.filterwarnings("ignore", message="The multilingual functions are not available")
-
 POS_OF_SS_TYPE = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "s"}
 
 
@@ -100,7 +97,10 @@ def wordnet():
             """
             return None
 
-    reader = WordNet30Reader(corpus, None)
+    with warnings.catch_warnings():
+        # NLTK warns that the (unused) Open Multilingual Wordnet is absent.
+        warnings.filterwarnings("ignore", message="The multilingual functions are not available")
+        reader = WordNet30Reader(corpus, None)
     if reader.get_version() != "3.0":
         raise WsdError(f"expected WordNet 3.0 in {root}, found {reader.get_version()}")
     return reader

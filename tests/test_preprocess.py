@@ -1,0 +1,63 @@
+"""spaCy preprocessing: target alignment, whitespace tokens, long contexts, the on-disk cache."""
+import gzip
+
+from wsd_classic.corpora.model import Instance
+from wsd_classic.preprocess import cache
+from wsd_classic.preprocess.cache import processed
+from wsd_classic.preprocess.pipeline import clip_context, process
+
+
+def instance(text, head_word, sat_word=None, id_="call.1"):
+    start = text.index(head_word)
+    sats = ()
+    if sat_word:
+        sat_start = text.index(sat_word, start + len(head_word))
+        sats = ((sat_start, sat_start + len(sat_word)),)
+    return Instance(id_, "call.v", text, (start, start + len(head_word)), sats)
+
+
+def test_target_and_satellite_are_aligned_to_their_tokens():
+    doc = next(process([instance("Yesterday they  called\n the meeting off. It rained.", "called",
+                                 "off")]))
+    assert doc.words[doc.target] == "called"
+    assert doc.lemmas[doc.target] == "call"
+    assert doc.tags[doc.target] == "VBD"
+    assert [doc.words[i] for i in doc.sats] == ["off"]
+    assert all(word.strip() for word in doc.words)  # whitespace tokens dropped
+    assert doc.sentences[doc.target] == 0 and doc.sentences[-1] == 1
+    assert all(0 <= head < len(doc) for head in doc.heads)
+
+
+def test_long_context_is_clipped_around_the_head():
+    filler = "word " * 30_000
+    long = instance(filler + "they called him " + filler, "called")
+    clipped = clip_context(long, limit=1_000)
+    assert len(clipped.text) == 1_000
+    assert clipped.head_text == "called"
+
+
+def test_cache_is_reused_and_keyed_by_content(tmp_path, monkeypatch):
+    items = [instance("They called the doctor.", "called"),
+             instance("Nobody called back.", "called", id_="call.2")]
+    first = processed(items, cache_root=tmp_path)
+    files = list((tmp_path / "preprocess").glob("*.jsonl.gz"))
+    assert len(files) == 1
+
+    def fail(*args, **kwargs):
+        raise AssertionError("spaCy ran although the cache holds the analyses")
+
+    monkeypatch.setattr(cache.pipeline, "process", fail)
+    assert processed(items, cache_root=tmp_path) == first
+    changed = [items[0], instance("Nobody called again.", "called", id_="call.2")]
+    monkeypatch.undo()
+    processed(changed, cache_root=tmp_path)
+    assert len(list((tmp_path / "preprocess").glob("*.jsonl.gz"))) == 2
+
+
+def test_damaged_cache_entry_is_recomputed(tmp_path):
+    items = [instance("They called the doctor.", "called")]
+    first = processed(items, cache_root=tmp_path)
+    (entry,) = (tmp_path / "preprocess").glob("*.jsonl.gz")
+    entry.write_bytes(gzip.compress(b"not json\n"))
+    assert processed(items, cache_root=tmp_path) == first
+    assert not list((tmp_path / "preprocess").glob("*.partial"))

@@ -1,0 +1,131 @@
+"""The five systems on tiny hand-made feature lists, where the right answer is known."""
+import numpy as np
+import pytest
+
+from wsd_classic import systems
+from wsd_classic.errors import WsdError
+from wsd_classic.systems.candidates import restrict
+from wsd_classic.systems.commonest import Commonest
+from wsd_classic.systems.dlist import DecisionList
+from wsd_classic.systems.svm import LinearSVM
+
+RIVER, MONEY = "bank%1:17:01::", "bank%1:14:00::"
+
+
+def toy_data(repeats=4):
+    X, y = [], []
+    for index in range(repeats):
+        X.append(["bow=river", "bow=water", f"bow=noise{index}", "col-1,-1=muddy"])
+        y.append(RIVER)
+        X.append(["bow=money", "bow=loan", f"bow=noise{index}", "col-1,-1=the"])
+        y.append(MONEY)
+    X.append(["bow=money", "col-1,-1=the"])
+    y.append(MONEY)
+    return X, y
+
+
+def test_commonest_emits_the_training_distribution():
+    X, y = toy_data()
+    model = Commonest().fit(X, y)
+    proba = model.predict_proba([["bow=river"]])
+    assert list(model.classes_) == sorted({RIVER, MONEY})
+    assert proba[0, list(model.classes_).index(MONEY)] == pytest.approx(5 / 9)
+    assert model.predict([["bow=anything"]])[0] == MONEY
+
+
+def test_sample_weights_count_in_the_prior():
+    model = Commonest().fit([["a"], ["b"], ["c"]], ["s1", "s2", "s2"], sample_weight=[1, 0.25, 0.25])
+    assert model.predict_proba([[]])[0].tolist() == pytest.approx([2 / 3, 1 / 3])
+
+
+def test_decision_list_strongest_rule_decides_with_its_smoothed_distribution():
+    X, y = toy_data()
+    model = DecisionList(alpha=0.1).fit(X, y)
+    proba = model.predict_proba([["bow=water", "bow=unseen"]])[0]
+    river = list(model.classes_).index(RIVER)
+    # "bow=water": 4 river, 0 money -> (4+0.1)/(4+2*0.1)
+    assert proba[river] == pytest.approx(4.1 / 4.2)
+    assert model.rule_names()[model.decisive_features([["bow=water"]])[0]] == "bow=water"
+
+
+def test_decision_list_without_matching_rule_answers_the_prior():
+    X, y = toy_data()
+    model = DecisionList().fit(X, y)
+    assert model.decisive_features([["bow=unseen"]])[0] == -1
+    assert model.predict_proba([["bow=unseen"]])[0].tolist() == pytest.approx(
+        Commonest().fit(X, y).predict_proba([[]])[0].tolist())
+
+
+def test_svm_separates_and_gives_probabilities_that_sum_to_one():
+    X, y = toy_data(repeats=6)
+    model = LinearSVM(C=1.0).fit(X, y)
+    proba = model.predict_proba([["bow=river", "bow=water"], ["bow=money", "bow=loan"]])
+    assert np.allclose(proba.sum(axis=1), 1)
+    assert list(model.predict([["bow=river", "bow=water"], ["bow=money", "bow=loan"]])) == [RIVER, MONEY]
+    assert model.temperature_ > 0
+
+
+def test_svm_multiclass_and_single_class_lexelts():
+    X = [["a"], ["a", "x"], ["b"], ["b", "x"], ["c"], ["c", "x"]] * 2
+    y = ["s1", "s1", "s2", "s2", "s3", "s3"] * 2
+    model = LinearSVM().fit(X, y)
+    assert model.predict([["b"]])[0] == "s2"
+    single = LinearSVM().fit([["a"], ["b"]], ["only", "only"])
+    assert single.predict_proba([["z"]]).tolist() == [[1.0]]
+
+
+def test_int32_sparse_indices_reach_liblinear():
+    # NOTES.md: liblinear rejects int64-indexed sparse input; binary_matrix must build int32.
+    from wsd_classic.systems.base import binary_matrix, build_vocabulary
+
+    X, _ = toy_data()
+    matrix = binary_matrix(X, build_vocabulary(X))
+    assert matrix.indices.dtype == np.int32 and matrix.indptr.dtype == np.int32
+
+
+def test_state_round_trip_gives_identical_predictions():
+    X, y = toy_data(repeats=6)
+    for name in ("commonest", "dlist", "svm"):
+        model = systems.make(name).fit(X, y)
+        meta, arrays = model.get_state()
+        restored = type(model).from_state(model.get_params(), meta, arrays)
+        assert np.array_equal(restored.predict_proba(X), model.predict_proba(X)), name
+
+
+def test_particles_restrict_candidates_to_matching_multiword_keys():
+    classes = np.array(["call%2:32:00::", "call_for%2:32:00::", "call_up%2:32:00::"])
+    proba = np.array([[0.5, 0.2, 0.3], [0.5, 0.2, 0.3], [0.1, 0.1, 0.8]])
+    X = [["syn:sat=for"], [], ["syn:sat=off"]]
+    restricted = restrict(proba, X, classes, plain=["call%2:32:00::"])
+    assert restricted[0].tolist() == [0, 1, 0]
+    assert restricted[1].tolist() == [1, 0, 0]
+    assert restricted[2].tolist() == proba[2].tolist()  # nothing allowed: left unrestricted
+
+
+def test_unknown_system_is_a_user_error():
+    with pytest.raises(WsdError, match="unknown system"):
+        systems.make("bert")
+
+
+def test_lesk_picks_the_sense_whose_gloss_overlaps_the_context():
+    # WordNet 3.0: bank%1:17:01:: "sloping land (especially the slope beside a body of water)",
+    # bank%1:14:00:: "a financial institution that accepts deposits ...".
+    X, y = toy_data()
+    model = systems.make("lesk").fit(X, y)
+    assert model.predict([["bow=slope", "bow=land"]])[0] == RIVER
+    assert model.predict([["bow=financial", "bow=deposit"]])[0] == MONEY
+    # no overlap at all: the commonest sense
+    assert model.predict([["bow=zebra"]])[0] == MONEY
+
+
+def test_lesk_corpus_also_uses_training_contexts_and_reports_unknown_keys():
+    X, y = toy_data()
+    X = [row + ["bow=heron"] if sense == RIVER else row for row, sense in zip(X, y)]
+    X.append(["bow=jetty"])
+    y.append("U")
+    plain = systems.make("lesk").fit(X, y)
+    corpus = systems.make("lesk-corpus").fit(X, y)
+    assert plain.predict([["bow=heron"]])[0] == MONEY  # in no gloss: the commonest sense
+    assert corpus.predict([["bow=heron"]])[0] == RIVER
+    assert corpus.predict([["bow=jetty"]])[0] == "U"
+    assert plain.unknown_senses_ == ["U"]

@@ -1,0 +1,140 @@
+"""WordNet 3.0 through NLTK: set-up from Debian's files, and sense-key lookups.
+
+The lookups run against a WordNet that ``setup()`` builds into a private temporary NLTK root, so
+they test the set-up too and neither depend on nor disturb the user's installed copy.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+import nltk
+import pytest
+
+from wsd_classic import settings, wordnet
+from wsd_classic.corpora import registry
+from wsd_classic.errors import WsdError
+
+# wordnet.py silences this at import, but pytest restores the warning filters for every test.
+pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
+
+SHARED_DATA = Path(os.environ.get(settings.DATA_ENV) or "/work/shared/data")
+
+needs_debian_wordnet = pytest.mark.skipif(
+    not all((wordnet.DEBIAN_WORDNET / name).is_file() for name in wordnet.DATABASE_FILES),
+    reason=f"Debian's WordNet 3.0 files are not in {wordnet.DEBIAN_WORDNET} "
+           "(apt-get install wordnet-base wordnet-sense-index)")
+
+
+def _private_root(base: Path) -> Path:
+    """An NLTK root below ``base``; NLTK refuses group- or world-writable directories."""
+    base.chmod(0o755)
+    return base / "nltk_data"
+
+
+@contextlib.contextmanager
+def _wordnet_from(root: Path):
+    """Point ``wordnet()`` at ``root`` with fresh caches; undo it all (NLTK's path too) after."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(settings.NLTK_DATA_ENV, str(root))
+        patch.setattr(nltk.data, "path", list(nltk.data.path))
+        wordnet.wordnet.cache_clear()
+        wordnet.lemma_of_key.cache_clear()
+        try:
+            yield
+        finally:
+            wordnet.wordnet.cache_clear()
+            wordnet.lemma_of_key.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def built_wordnet(tmp_path_factory):
+    """WordNet set up by ``setup()`` under a umask of 002, which once made NLTK refuse it."""
+    root = _private_root(tmp_path_factory.mktemp("wordnet"))
+    previous = os.umask(0o002)
+    try:
+        wordnet.setup(nltk_root=root)
+    finally:
+        os.umask(previous)
+    with _wordnet_from(root):
+        yield root
+
+
+@needs_debian_wordnet
+def test_setup_builds_a_loadable_wordnet_30(built_wordnet):
+    corpus = wordnet.corpus_root(built_wordnet)
+    lexnames = (corpus / "lexnames").read_text().splitlines()
+    assert len(lexnames) == 45 and lexnames[6] == "06\tnoun.artifact\t1"
+    assert wordnet.wordnet().get_version() == "3.0"
+    assert Path(wordnet.wordnet().root.path) == corpus
+
+
+@needs_debian_wordnet
+@pytest.mark.parametrize("key, synset, gloss_start, example, count", [
+    ("art%1:06:00::", "art.n.01", "the products of human creativity", "an art exhibition", 49),
+    ("art%1:04:00::", "art.n.02", "the creation of beautiful", "I was never any good at art", 15),
+    ("call%2:32:02::", "name.v.01", "assign a specified", "They named their son David", 91),
+    ("nature%1:07:02::", "nature.n.01", "the essential qualities", "the true nature of jealousy",
+     41),
+])
+def test_sense_key_gives_synset_gloss_examples_and_count(built_wordnet, key, synset, gloss_start,
+                                                         example, count):
+    assert wordnet.synset_of_key(key).name() == synset
+    assert wordnet.gloss(key).startswith(gloss_start)
+    assert example in wordnet.examples(key)
+    assert wordnet.lemma_count(key) == count
+
+
+@needs_debian_wordnet
+def test_senseval_dash_for_apostrophe_resolves(built_wordnet):
+    assert wordnet.lemma_of_key("keep_one-s_distance%2:42:00::").name() == "keep_one's_distance"
+    # A real hyphen stays a hyphen.
+    assert wordnet.lemma_of_key("long-handled_spade%1:06:00::").name() == "long-handled_spade"
+
+
+@needs_debian_wordnet
+def test_wordnet_17_only_key_is_reported_not_fatal(built_wordnet):
+    old_key = "fine%5:00:00:superior:02"
+    assert wordnet.unknown_keys([old_key, "U", "P", "art%1:06:00::", old_key]) == [old_key]
+    assert wordnet.lemma_of_key(old_key) is None
+    assert wordnet.gloss(old_key) is None
+    assert wordnet.examples(old_key) == []
+    assert wordnet.lemma_count(old_key) == 0
+
+
+@needs_debian_wordnet
+def test_most_senseval2_training_keys_resolve_in_wordnet_30(built_wordnet):
+    """The data README measures about 98.7%; the rest are WordNet 1.7-only keys."""
+    if not (SHARED_DATA / "senseval2-ls").is_dir():
+        pytest.skip(f"SENSEVAL-2 lexical sample not in {SHARED_DATA} (set {settings.DATA_ENV})")
+    key_file = registry.file("senseval2-ls", "eng-lex-sample.training.key", SHARED_DATA)
+    keys = [tag for line in key_file.read_text(encoding="iso-8859-1").splitlines()
+            for tag in line.split()[2:] if "%" in tag]
+    unknown = set(wordnet.unknown_keys(keys))
+    share = sum(key not in unknown for key in keys) / len(keys)
+    assert len(keys) > 8000
+    assert share > 0.97
+    assert "fine%5:00:00:superior:02" in unknown
+
+
+def test_setup_with_a_missing_source_file_raises(tmp_path):
+    source = tmp_path / "debian"
+    source.mkdir()
+    for name in wordnet.DATABASE_FILES:
+        if name != "index.sense":
+            (source / name).write_text("")
+    root = _private_root(tmp_path)
+    with pytest.raises(WsdError, match=r"index\.sense.*wordnet-sense-index") as caught:
+        wordnet.setup(source, nltk_root=root)
+    assert str(source) in str(caught.value)
+    assert not wordnet.corpus_root(root).exists()
+
+
+@needs_debian_wordnet
+def test_wordnet_made_writable_by_others_is_a_wsd_error(tmp_path):
+    corpus = wordnet.setup(nltk_root=_private_root(tmp_path))
+    (corpus / "noun.exc").chmod(0o666)
+    with _wordnet_from(corpus.parent.parent), pytest.warns(RuntimeWarning, match="noun.exc"), \
+            pytest.raises(WsdError, match="python -m wsd_classic.wordnet"):
+        wordnet.wordnet()

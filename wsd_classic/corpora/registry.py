@@ -1,0 +1,306 @@
+"""Named datasets: where each lives under the data dir, its files with their SHA-256, and where a
+user gets it.
+
+Scores are only comparable when every run reads the same bytes, so a dataset is used only after
+each of its files has been found and checked against the hash registered here. A missing file
+with a stable public URL is downloaded; anything else that is wrong (missing, corrupt, a different
+release) is one ``WsdError`` that names the file, the hashes and where the public copy lives.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import sys
+import urllib.error
+import urllib.request
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from tqdm import tqdm
+
+from wsd_classic import settings
+from wsd_classic.errors import WsdError
+
+CHUNK_SIZE = 1 << 20
+DOWNLOAD_TIMEOUT_SECONDS = 60
+
+
+class UnverifiedDataWarning(UserWarning):
+    """A dataset was used although no SHA-256 is registered for some of its files."""
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """One file of a dataset, ``path`` relative to the dataset directory.
+
+    ``sha256`` is None when no trustworthy hash is known: the file is then only checked for
+    presence and every use warns that it is unverified. ``url`` is set only where a stable public
+    copy of exactly these bytes exists; a missing file is downloaded from it.
+    """
+
+    path: str
+    sha256: str | None
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class DataTree:
+    """Directories (relative to the dataset directory) checked together by one tree hash.
+
+    Used where a dataset is hundreds of files and no per-file hashes are published; the hash is
+    defined by ``tree_sha256``.
+    """
+
+    directories: tuple[str, ...]
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A named dataset: ``directory`` under the data dir, what it must contain, where to get it.
+
+    ``companions`` must exist but are not hashed: small auxiliary files (such as a DTD) that the
+    published checksums do not cover.
+    """
+
+    name: str
+    directory: str
+    source: str
+    files: tuple[DataFile, ...] = ()
+    companions: tuple[str, ...] = ()
+    trees: tuple[DataTree, ...] = ()
+
+    def paths(self) -> list[str]:
+        """Every registered path: hashed files, companions, tree directories."""
+        return [entry.path for entry in self.files] + list(self.companions) + [
+            directory for tree in self.trees for directory in tree.directories]
+
+
+RAGANATO_SOURCE = (
+    "the WSD Evaluation Framework of Raganato, Camacho-Collados & Navigli (EACL 2017): the ZIP "
+    "http://lcl.uniroma1.it/wsdeval/data/WSD_Evaluation_Framework.zip, folder "
+    "Evaluation_Datasets/{name}/ (no per-file URLs)")
+RAGANATO_SHA256 = {
+    "senseval2": ("5f5fe6a74fdd4ee85ca271c49a3b88131e4a7ba04a11a1392c1333efcbfe9be9",
+                  "1e1c43116dadc796763c59f66cc61aa204cfb1886e5825836a96cf9b96a056e8"),
+    "senseval3": ("ecd472808c5f3873b0e90fda6182519e5ed6081929435a67eb7f2c5a8fd36839",
+                  "1faa09ca47a9c4627c0c1078dfc30e39c16d6ce728a532cc670007fbca0be70e"),
+    "semeval2007": ("ff0cb1350acf7d0bf09f05b18c537870c8205f12daa2510099674a227c149f38",
+                    "06dce0b5892bb5c625ebfd8755d1a31a5a04df6882709aa29c1dcd44befb3b41"),
+    # Not in the team's shared copy, so no hash has been checked here: used unverified.
+    "semeval2013": (None, None),
+    "semeval2015": (None, None),
+    "ALL": (None, None),
+}
+# lexEN's release manifest (data/lexen-v1/dataset.json) at this commit lists exactly the hashes
+# registered below, so the files are fetched from that commit, never from a moving branch.
+LEXEN_COMMIT = "ce8956e704c215cc5621289aa00ed10774d5142a"
+LEXEN_URL = (f"https://raw.githubusercontent.com/GliteTech/lexen/{LEXEN_COMMIT}"
+             "/exports/raganato/lexen-v1/")
+
+
+def _raganato(name: str, data_sha256: str | None, gold_sha256: str | None,
+              source: str | None = None, base_url: str | None = None) -> Dataset:
+    """A set in Raganato's layout: ``raganato/NAME/NAME.data.xml`` and ``NAME.gold.key.txt``."""
+    files = tuple(
+        DataFile(filename, sha256, base_url + filename if base_url else None)
+        for filename, sha256 in ((f"{name}.data.xml", data_sha256),
+                                 (f"{name}.gold.key.txt", gold_sha256)))
+    return Dataset(name, f"raganato/{name}", source or RAGANATO_SOURCE.format(name=name), files)
+
+
+DATASETS: dict[str, Dataset] = {dataset.name: dataset for dataset in (
+    Dataset(
+        "senseval2-ls", "senseval2-ls",
+        "the SENSEVAL-2 English lexical sample as repackaged by Ted Pedersen (whitespace-cleaned "
+        "XML training and test archives on his data page, www.d.umn.edu/~tpederse/data.html); "
+        "unpack them into senseval2-ls/ (no per-file URLs)",
+        files=(
+            DataFile("eng-lex-sample.training.xml",
+                     "fcc3e8833c9c1a48788e7579834508a654fa186bbbf6c87b5d09186bcfdb85c5"),
+            DataFile("eng-lex-samp.evaluation.xml",
+                     "2941f6e480db5eb4a780af78096d9a597f2b9a6ff12bec501b8cfbee74be8d33"),
+            DataFile("eng-lex-samp.evaluation.key",
+                     "cf14f885d354cf257481e06616b25ae15ee11c11288dc85d958ec59d114ddb01"),
+            DataFile("eng-lex-sample.training.key",
+                     "249cf6a619ad2ce51f8de1db2d4bb964d541c418d03c5d223defdfcd53dbe420"),
+            DataFile("eng-lex-sample.training.senses",
+                     "1b130f25dd100928e24652a9b73342a0d0aa970e893c23ca2f70ab9142ff17d8"),
+        ),
+        companions=("lexical-sample.dtd",),
+    ),
+    Dataset(
+        "semcor-3.0", "semcor-3.0",
+        "SemCor 3.0 from Princeton (semcor3.0 archive, e.g. on Rada Mihalcea's downloads page, "
+        "web.eecs.umich.edu/~mihalcea/downloads.html); unpack it so that semcor-3.0/brown1/, "
+        "brown2/ and brownv/ hold the tagfiles/ folders (no per-file URLs)",
+        trees=(DataTree(("brown1/tagfiles", "brown2/tagfiles", "brownv/tagfiles"),
+                        "74c56d3b925474fc1784fb3922d9faab147931d51d0c2ac3a74fef219044b5c0"),),
+    ),
+    *(_raganato(name, *hashes) for name, hashes in RAGANATO_SHA256.items()),
+    _raganato(
+        "lexen-v1", "a4ac671f62b9637e9d7e2e03c9c7f65a82c00d859ef6039738d04760f0c9fac4",
+        "6f7ed4ba21a06bd62ffd4e579dba1521d1f9c0686131476eb9200e66ed427801",
+        source=f"the lexEN repository (github.com/GliteTech/lexen, commit {LEXEN_COMMIT}), "
+               "folder exports/raganato/lexen-v1/",
+        base_url=LEXEN_URL),
+)}
+
+# SHA-256 by (resolved path, size, mtime in ns): a file rewritten in place changes at least its
+# mtime, so repeated checks in one process read each large file once.
+_hash_cache: dict[tuple[str, int, int], str] = {}
+
+
+def file_sha256(path: Path, use_cache: bool = True) -> str:
+    """SHA-256 of a file, read in chunks; memoised per (path, size, mtime) unless told not to."""
+    status = path.stat()
+    key = (str(path.resolve()), status.st_size, status.st_mtime_ns)
+    if use_cache and key in _hash_cache:
+        return _hash_cache[key]
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        while chunk := stream.read(CHUNK_SIZE):
+            digest.update(chunk)
+    _hash_cache[key] = digest.hexdigest()
+    return _hash_cache[key]
+
+
+def tree_sha256(root: Path, directories: tuple[str, ...], use_cache: bool = True) -> str:
+    """One SHA-256 for every regular file below ``directories`` (relative to ``root``).
+
+    It hashes the lines ``<file sha256>  <path relative to root>\\n`` sorted by path, which is
+    what ``LC_ALL=C find DIRS -type f | LC_ALL=C sort | xargs sha256sum | sha256sum`` prints,
+    so the value can be reproduced without Python.
+    """
+    paths = sorted(
+        (path for directory in directories for path in (root / directory).rglob("*")
+         if path.is_file()),
+        key=lambda path: path.relative_to(root).as_posix())
+    listing = "".join(
+        f"{file_sha256(path, use_cache)}  {path.relative_to(root).as_posix()}\n" for path in paths)
+    return hashlib.sha256(listing.encode("utf-8")).hexdigest()
+
+
+def _lookup(name: str) -> Dataset:
+    """The registered dataset, or a ``WsdError`` listing the known names."""
+    try:
+        return DATASETS[name]
+    except KeyError:
+        raise WsdError(f"unknown dataset {name!r}; known datasets: {', '.join(DATASETS)}") from None
+
+
+def locate(name: str, data_dir: str | os.PathLike | None = None, download: bool = True) -> Path:
+    """The dataset's directory, once every file is present (downloaded if need be) and verified.
+
+    Hashes are memoised per file (path, size, mtime), so calling this before each use is cheap.
+    """
+    return _check(_lookup(name), data_dir, download=download, use_cache=True)
+
+
+def verify(name: str, data_dir: str | os.PathLike | None = None) -> Path:
+    """Like ``locate`` but rereads every byte (no memoised hashes) and never downloads."""
+    return _check(_lookup(name), data_dir, download=False, use_cache=False)
+
+
+def file(name: str, filename: str, data_dir: str | os.PathLike | None = None) -> Path:
+    """The path of one registered file (or tree directory) of a located, verified dataset."""
+    registered = _lookup(name)
+    if filename not in registered.paths():
+        raise WsdError(f"dataset {name} has no file {filename!r}; its files: "
+                       f"{', '.join(registered.paths())}")
+    return locate(name, data_dir) / filename
+
+
+def _check(registered: Dataset, data_dir: str | os.PathLike | None, download: bool,
+           use_cache: bool) -> Path:
+    root = settings.data_dir(data_dir) / registered.directory
+    for entry in registered.files:
+        target = root / entry.path
+        if not target.is_file():
+            if entry.url is None or not download:
+                raise _missing(registered, entry.path, target, entry.sha256, entry.url)
+            _download(registered, entry, target)
+        elif entry.sha256 is not None:
+            _compare(registered, entry.path, target, entry.sha256,
+                     file_sha256(target, use_cache), entry.url)
+    for companion in registered.companions:
+        if not (root / companion).is_file():
+            raise _missing(registered, companion, root / companion, None, None)
+    for tree in registered.trees:
+        for directory in tree.directories:
+            if not (root / directory).is_dir():
+                raise _missing(registered, f"{directory}/", root / directory, tree.sha256, None)
+        _compare(registered, f"the tree hash of {', '.join(tree.directories)}", root, tree.sha256,
+                 tree_sha256(root, tree.directories, use_cache), None)
+    unverified = [entry.path for entry in registered.files if entry.sha256 is None]
+    if unverified:
+        warnings.warn(
+            f"{registered.name}: no SHA-256 registered for {', '.join(unverified)} in {root}: "
+            "used as found, NOT verified against the published release",
+            UnverifiedDataWarning, stacklevel=3)
+    return root
+
+
+def _missing(registered: Dataset, what: str, path: Path, sha256: str | None,
+             url: str | None) -> WsdError:
+    expected = f"expected SHA-256 {sha256}" if sha256 else "no SHA-256 registered"
+    hint = (f"downloads are disabled: fetch it from {url}" if url
+            else f"get it from {registered.source}")
+    return WsdError(f"{what} of dataset {registered.name} not found ({expected}); {hint}",
+                    path=path)
+
+
+def _compare(registered: Dataset, what: str, path: Path, expected: str, actual: str,
+             url: str | None) -> None:
+    if actual != expected:
+        raise WsdError(
+            f"{what} of dataset {registered.name} has SHA-256 {actual}, expected {expected}: it "
+            f"is damaged or another release; the public copy: {url or registered.source}",
+            path=path)
+
+
+def _download(registered: Dataset, entry: DataFile, target: Path) -> None:
+    """Fetch ``entry.url`` to a temporary name beside ``target``, verify it, then rename it.
+
+    Whatever goes wrong, no partial or unverified file is left behind under any name.
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{secrets.token_hex(4)}.part")
+    try:
+        actual = _fetch(entry.url, partial, label=entry.path)
+        if entry.sha256 is not None and actual != entry.sha256:
+            raise WsdError(
+                f"downloaded {entry.url} has SHA-256 {actual}, expected {entry.sha256}; nothing "
+                f"was kept; the dataset's source: {registered.source}", path=target)
+        os.replace(partial, target)
+    except OSError as error:  # urllib.error.URLError is an OSError, so are timeouts
+        raise WsdError(
+            f"could not download {entry.path} of dataset {registered.name} from {entry.url}: "
+            f"{_reason(error)} (expected SHA-256 {entry.sha256}); get it from {registered.source}",
+            path=target) from None
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _fetch(url: str, destination: Path, label: str) -> str:
+    """Stream ``url`` into a new file ``destination``; returns the SHA-256 of what was written."""
+    digest = hashlib.sha256()
+    with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_SECONDS) as response:
+        length = response.headers.get("Content-Length")
+        with destination.open("xb") as out, \
+                tqdm(total=int(length) if length else None, unit="B", unit_scale=True,
+                     desc=label, disable=not sys.stderr.isatty()) as progress:
+            while chunk := response.read(CHUNK_SIZE):
+                out.write(chunk)
+                digest.update(chunk)
+                progress.update(len(chunk))
+    return digest.hexdigest()
+
+
+def _reason(error: OSError) -> str:
+    """``HTTP 404 Not Found`` or ``[Errno 111] Connection refused`` rather than urllib's repr."""
+    if isinstance(error, urllib.error.HTTPError):
+        return f"HTTP {error.code} {error.reason}"
+    return str(getattr(error, "reason", None) or error)
