@@ -10,8 +10,13 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
+# Commands run from temporary directories: a relative data directory must not change meaning.
+os.environ["WSD_CLASSIC_DATA"] = str(
+    Path(os.environ.get("WSD_CLASSIC_DATA", REPO.parent / "shared" / "data")).resolve())
+
+
 def shared_data() -> Path:
-    return Path(os.environ.get("WSD_CLASSIC_DATA", REPO.parent / "shared" / "data"))
+    return Path(os.environ["WSD_CLASSIC_DATA"])
 
 
 @pytest.fixture
@@ -34,3 +39,26 @@ def assert_one_line_error(result, *fragments):
     assert "Traceback" not in result.stderr
     for fragment in fragments:
         assert fragment in lines[0], lines[0]
+
+
+@pytest.fixture(scope="session")
+def tiny_models(tmp_path_factory):
+    """commonest, dlist and svm trained on tests/fixtures/tag_training.xml (4 lexelts, 10
+    instances each) into a temporary models root, for the tagging and model-store tests.
+
+    Returns ``(models_root, task, featurized training corpus)``.
+    """
+    from wsd_classic import modelstore
+    from wsd_classic.corpora.lexsample import read_lexical_sample
+    from wsd_classic.corpora.registry import file_sha256
+    from wsd_classic.tasks import lexical_sample
+
+    base, task, training = tmp_path_factory.mktemp("tiny"), "tag-fixture", FIXTURES / "tag_training.xml"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("WSD_CLASSIC_CACHE", str(base / "cache"))
+        corpus = lexical_sample.featurize(read_lexical_sample(training))
+    for system in ("commonest", "dlist", "svm"):
+        trained = lexical_sample.train(system, corpus, task, progress=False)
+        trained.info = {"training_file": str(training), "training_sha256": file_sha256(training)}
+        modelstore.save(trained, base / "models")
+    return base / "models", task, corpus

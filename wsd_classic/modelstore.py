@@ -2,9 +2,10 @@
 
 A trained system for a task is one file, ``<models>/<task>/<system>/model.npz``: NumPy arrays
 plus a ``__meta__`` entry holding JSON (task, system, parameters, feature groups, training-data
-hash, library versions, creation time, per-lexelt metadata) and a SHA-256 over every array.
+hash, library versions, creation time, per-lexelt metadata) and a SHA-256 over every array; the
+zip comment holds the SHA-256 of the whole file, checked before anything in it is parsed.
 Loading uses ``allow_pickle=False`` — nothing in the file can run code — and refuses a file whose
-digest, format version or task/system do not match. Saving writes a temporary file beside the
+digests, format version or task/system do not match. Saving writes a temporary file beside the
 target and ``os.replace``s it, so an interrupted save leaves the previous model intact.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ import platform
 import tempfile
 import time
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +30,8 @@ from wsd_classic.systems import SYSTEMS, SenseClassifier
 
 FORMAT = "wsd-classic-model/1"
 META_ENTRY = "__meta__"
+# Starts the zip comment that holds the SHA-256 of the whole file (see ``_sealed``).
+SEAL_PREFIX = b"wsd-classic-model sha256:"
 FILENAME = "model.npz"
 
 
@@ -65,8 +69,11 @@ def model_path(models_root: Path, task: str, system: str) -> Path:
     return Path(models_root) / task / system / FILENAME
 
 
-def save(trained: TrainedSystem, models_root: Path) -> Path:
-    """Write ``trained`` atomically; returns the file's path."""
+def save(trained: TrainedSystem, models_root: Path, task_dir: Path | None = None) -> Path:
+    """Write ``trained`` atomically; returns the file's path.
+
+    ``task_dir`` replaces ``models_root/<task>`` (``bin/train`` saves into a staging copy of it).
+    """
     estimator, default_params = SYSTEMS[trained.system]
     arrays: dict[str, np.ndarray] = {}
     lexelts = {}
@@ -85,12 +92,17 @@ def save(trained: TrainedSystem, models_root: Path) -> Path:
         "info": trained.info, "lexelts": lexelts, "sha256": _digest(arrays),
     }
     arrays[META_ENTRY] = np.frombuffer(json.dumps(header, sort_keys=True).encode(), dtype=np.uint8)
-    path = model_path(models_root, trained.task, trained.system)
+    path = (model_path(models_root, trained.task, trained.system) if task_dir is None
+            else Path(task_dir) / trained.system / FILENAME)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".model-", suffix=".partial")
     try:
+        # mkstemp makes the file owner-only; a model should be as readable as any file written.
+        os.chmod(handle, 0o666 & ~_umask())
+        archive = io.BytesIO()
+        np.savez_compressed(archive, **arrays)
         with os.fdopen(handle, "wb") as out:
-            np.savez_compressed(out, **arrays)
+            out.write(_sealed(archive.getvalue()))
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, path)
@@ -100,16 +112,54 @@ def save(trained: TrainedSystem, models_root: Path) -> Path:
     return path
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _sealed(archive: bytes) -> bytes:
+    """The zip ``archive`` with the SHA-256 of all its bytes as its zip comment.
+
+    The digest over the arrays alone would let changes to the zip's own fields (timestamps,
+    flags, the directory) through; this one covers every byte, and the file stays a plain .npz.
+    """
+    if archive[-2:] != b"\0\0":
+        raise ValueError("the archive already has a zip comment")
+    seal = SEAL_PREFIX + hashlib.sha256(archive).hexdigest().encode()
+    return archive[:-2] + len(seal).to_bytes(2, "little") + seal
+
+
+def _unsealed(data: bytes) -> bytes | None:
+    """The archive as it was sealed, or None when the seal is missing or does not match."""
+    length = len(SEAL_PREFIX) + 64
+    seal, declared = data[-length:], data[-length - 2:-length]
+    if not seal.startswith(SEAL_PREFIX) or declared != length.to_bytes(2, "little"):
+        return None
+    archive = data[:-length - 2] + b"\0\0"
+    return archive if hashlib.sha256(archive).hexdigest().encode() == seal[len(SEAL_PREFIX):] else None
+
+
 def read_header(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
     """The verified header and arrays of a model file, or a ``WsdError`` saying what is wrong."""
     if not path.is_file():
         raise WsdError("no trained model here: run bin/train first", path)
     try:
-        with np.load(path, allow_pickle=False) as archive:
+        data = path.read_bytes()
+    except OSError as error:
+        raise WsdError(f"cannot read the model file: {error.strerror or error}", path) from None
+    content = _unsealed(data)
+    if content is None:
+        raise WsdError("model file fails its SHA-256 check (changed, damaged or made by an "
+                       "older version): retrain with bin/train", path)
+    try:
+        with np.load(io.BytesIO(content), allow_pickle=False) as archive:
             arrays = {name: archive[name] for name in archive.files}
         header = json.loads(arrays.pop(META_ENTRY).tobytes().decode())
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError, UnicodeDecodeError,
-            io.UnsupportedOperation) as error:
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, zlib.error, EOFError,
+            UnicodeDecodeError, NotImplementedError, io.UnsupportedOperation) as error:
+        # Changed bytes surface as whichever of these the damaged layer (zip directory, deflate
+        # stream, .npy header, JSON) raises first.
         raise WsdError(f"corrupt model file ({type(error).__name__}): retrain with bin/train",
                        path) from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
@@ -123,6 +173,10 @@ def load(models_root: Path, task: str, system: str) -> TrainedSystem:
     if system not in SYSTEMS:
         raise WsdError(f"unknown system {system}; known: {', '.join(SYSTEMS)}")
     path = model_path(models_root, task, system)
+    if not path.is_file():
+        present = [f"{model.task}/{model.system}" for model in installed(models_root)]
+        raise WsdError(f"no {task}/{system} model in {models_root} (installed: "
+                       f"{', '.join(present) or 'none'}); train it with bin/train")
     header, arrays = read_header(path)
     if header.get("task") != task or header.get("system") != system:
         raise WsdError(f"model is for {header.get('task')}/{header.get('system')}, "
@@ -131,6 +185,9 @@ def load(models_root: Path, task: str, system: str) -> TrainedSystem:
     if header.get("estimator") != estimator.__name__:
         raise WsdError(f"model was made by {header.get('estimator')}, incompatible with this "
                        f"version's {estimator.__name__}: retrain", path)
+    if header.get("feature_groups") != list(estimator.feature_groups):
+        raise WsdError(f"model reads features {header.get('feature_groups')}, this version's "
+                       f"{system} reads {list(estimator.feature_groups)}: retrain", path)
     models = {}
     try:
         for item, entry in header["lexelts"].items():
@@ -141,3 +198,40 @@ def load(models_root: Path, task: str, system: str) -> TrainedSystem:
     except (KeyError, TypeError, ValueError) as error:
         raise WsdError(f"incompatible model file ({error}): retrain with bin/train", path) from None
     return TrainedSystem(task, system, models, header.get("info", {}))
+
+
+@dataclass
+class InstalledModel:
+    """What ``bin/models`` shows of one model file; ``problem`` is set when it does not verify."""
+
+    path: Path
+    size: int
+    task: str
+    system: str
+    lexelts: int = 0
+    created: str = ""
+    training_sha256: str = ""
+    versions: dict = field(default_factory=dict)
+    problem: str | None = None
+
+
+def installed(models_root: Path) -> list[InstalledModel]:
+    """Every ``<task>/<system>/model.npz`` under ``models_root``, each verified, sorted."""
+    found = []
+    for path in sorted(Path(models_root).glob(f"*/*/{FILENAME}")):
+        task, system = path.parent.parent.name, path.parent.name
+        model = InstalledModel(path, path.stat().st_size, task, system)
+        try:
+            header, _ = read_header(path)
+        except WsdError as error:
+            model.problem = error.message
+        else:
+            if (header.get("task"), header.get("system")) != (task, system):
+                model.problem = (f"holds a {header.get('task')}/{header.get('system')} model: "
+                                 "bin/tag will refuse it here")
+            model.lexelts = len(header.get("lexelts", {}))
+            model.created = header.get("created", "")
+            model.training_sha256 = header.get("info", {}).get("training_sha256") or ""
+            model.versions = header.get("versions", {})
+        found.append(model)
+    return found

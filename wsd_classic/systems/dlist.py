@@ -44,14 +44,17 @@ class DecisionList(SenseClassifier):
     def decisive_features(self, X) -> np.ndarray:
         """Per instance, the vocabulary index of the rule that decides (-1: none applies)."""
         matrix = binary_matrix(X, self.vocabulary_)
-        decisive = np.full(matrix.shape[0], -1)
-        for row in range(matrix.shape[0]):
-            active = matrix.indices[matrix.indptr[row]:matrix.indptr[row + 1]]
-            if len(active):
-                best = active[np.argmax(self.strength_[active])]
-                if self.strength_[best] > self.min_strength:
-                    decisive[row] = best
-        return decisive
+        usable = np.isfinite(self.strength_)
+        if not usable.any() or matrix.shape[0] == 0:
+            return np.full(matrix.shape[0], -1)
+        # Shift strengths to positive values so a sparse row-wise argmax finds the strongest
+        # active rule (ties: the first feature in vocabulary order); unusable rules score 0.
+        shifted = np.where(usable, self.strength_ - self.strength_[usable].min() + 1, 0)
+        scored = matrix.multiply(shifted).tocsr()
+        decisive = np.asarray(scored.argmax(axis=1)).ravel()
+        applies = (np.asarray(scored.max(axis=1).todense()).ravel() > 0)
+        applies &= self.strength_[decisive] > self.min_strength
+        return np.where(applies, decisive, -1)
 
     def predict_proba(self, X) -> np.ndarray:
         decisive = self.decisive_features(X)
@@ -61,6 +64,12 @@ class DecisionList(SenseClassifier):
         if self.restrict_candidates:
             proba = candidates.restrict(proba, X, self.classes_, self.plain_senses_)
         return proba
+
+    def explain(self, X) -> list[list[tuple[str, float]]]:
+        """Per instance, the rule that decided, ``[(feature, strength)]`` ([]: the prior did)."""
+        names = self.rule_names()
+        return [[(names[index], float(self.strength_[index]))] if index >= 0 else []
+                for index in self.decisive_features(X)]
 
     def rule_names(self) -> list[str]:
         names = [""] * len(self.vocabulary_)

@@ -7,9 +7,12 @@ parameter, so it cannot overfit small lexelts the way per-class Platt scaling wo
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy.optimize import minimize_scalar
 from scipy.special import log_softmax, softmax
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import KFold
 from sklearn.svm import LinearSVC
 
@@ -21,8 +24,13 @@ TEMPERATURE_BOUNDS = (0.02, 20.0)
 
 
 def _fit_svc(matrix, y, weights, C: float) -> LinearSVC:
-    return LinearSVC(C=C, loss="squared_hinge", dual=True, max_iter=5000, random_state=0,
-                     tol=1e-4).fit(matrix, y, sample_weight=weights)
+    with warnings.catch_warnings():
+        # Small lexelts often have more senses than half their instances: not a regression.
+        warnings.filterwarnings("ignore", message="The number of unique classes is greater")
+        # liblinear's dual solver may stop at max_iter on tiny lexelts; its solution still ranks.
+        warnings.filterwarnings("ignore", category=ConvergenceWarning)
+        return LinearSVC(C=C, loss="squared_hinge", dual=True, max_iter=5000, random_state=0,
+                         tol=1e-4).fit(matrix, y, sample_weight=weights)
 
 
 def _decision_matrix(svc: LinearSVC, matrix, classes: np.ndarray) -> np.ndarray:
@@ -99,6 +107,19 @@ class LinearSVM(SenseClassifier):
         if self.restrict_candidates:
             proba = candidates.restrict(proba, X, self.classes_, self.plain_senses_)
         return proba
+
+    def explain(self, X, top: int = 5) -> list[list[tuple[str, float]]]:
+        """Per instance, up to ``top`` features adding most to its best sense's decision value."""
+        best = np.argmax(self.predict_proba(X), axis=1)
+        matrix = binary_matrix(X, self.vocabulary_)
+        names = {index: name for name, index in self.vocabulary_.items()}
+        evidence = []
+        for row, sense in enumerate(best):
+            active = matrix.indices[matrix.indptr[row]:matrix.indptr[row + 1]]
+            contributions = self.coef_[sense, active]
+            strongest = [i for i in np.argsort(-contributions)[:top] if contributions[i] > 0]
+            evidence.append([(names[active[i]], float(contributions[i])) for i in strongest])
+        return evidence
 
     def get_state(self):
         features = [""] * len(self.vocabulary_)

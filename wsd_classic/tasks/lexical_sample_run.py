@@ -4,19 +4,19 @@ from __future__ import annotations
 import json
 import random
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from wsd_classic import modelstore, systems
 from wsd_classic.answers.senseval import write_answers
 from wsd_classic.corpora import registry
-from wsd_classic.corpora.keys import KeyEntry, write_key
+from wsd_classic.corpora.keys import KeyEntry, read_key, write_key
 from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.corpora.model import Lexelt, LexicalSample
 from wsd_classic.errors import WsdError
 from wsd_classic.report import table
 from wsd_classic.scoring.lexsample import lexsample_scores
-from wsd_classic.tasks import lexical_sample
+from wsd_classic.tasks import lexical_sample, staging
 from wsd_classic.tasks.timing import StageTimer
 
 
@@ -91,27 +91,28 @@ def stratified_split(sample: LexicalSample, ratio: tuple[int, int], seed: int):
 
 def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Path,
             jobs: int) -> str:
-    """Run the whole job; returns the printable report (table, notes, timings)."""
+    """Run the whole job; returns the printable report (table, notes, timings).
+
+    Inputs are read and checked before anything is written; models and results are then built
+    in staging copies, under a lock, and swapped in only once complete.
+    """
     timer = StageTimer()
-    out_dir = Path(results_root) / run.name
     notes = []
     with timer.stage("read"):
         train_sample = read_lexical_sample(run.train_path)
+        split_key = None
         if run.split is not None:
             train_sample, test_sample = stratified_split(train_sample, run.split, run.seed)
-            out_dir.mkdir(parents=True, exist_ok=True)
-            key_path = out_dir / "test.key"
-            write_key(key_path, [KeyEntry(lexelt.item, instance.id, instance.answers)
-                                 for lexelt in test_sample.lexelts for instance in lexelt.instances])
+            split_key = [KeyEntry(lexelt.item, instance.id, instance.answers)
+                         for lexelt in test_sample.lexelts for instance in lexelt.instances]
             test_sample = LexicalSample(
-                [Lexelt(lexelt.item, [_unannotated(i) for i in lexelt.instances])
+                [Lexelt(lexelt.item, [replace(i, answers=()) for i in lexelt.instances])
                  for lexelt in test_sample.lexelts], test_sample.source)
             notes.append(f"split {run.split[0]}:{run.split[1]} (seed {run.seed}): "
-                         f"{len(train_sample)} training, {len(test_sample)} test instances; "
-                         f"key written to {key_path}")
+                         f"{len(train_sample)} training, {len(test_sample)} test instances")
         else:
             test_sample = read_lexical_sample(run.test_path)
-            key_path = run.key_path
+            read_key(run.key_path)
     if not lexical_sample.uses_wordnet_keys(train_sample):
         skipped = [name for name in chosen if name in systems.NEEDS_WORDNET_KEYS]
         chosen = [name for name in chosen if name not in systems.NEEDS_WORDNET_KEYS]
@@ -120,41 +121,61 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
     with timer.stage("preprocess"):
         train_corpus = lexical_sample.featurize(train_sample, jobs, "spaCy (train)")
         test_corpus = lexical_sample.featurize(test_sample, jobs, "spaCy (test)")
-    answer_files = {}
-    for name in chosen:
-        with timer.stage("train"):
-            trained = lexical_sample.train(name, train_corpus, run.name, jobs)
-        trained.info = {"training_file": str(run.train_path),
-                        "training_sha256": registry.file_sha256(Path(run.train_path)),
-                        "split": list(run.split) if run.split else None, "seed": run.seed,
-                        "lexelts": len(trained.models)}
-        with timer.stage("save"):
-            modelstore.save(trained, models_root)
-        with timer.stage("tag"):
-            rows = list(lexical_sample.tag(trained, test_corpus))
-            out_dir.mkdir(parents=True, exist_ok=True)
-            write_answers(out_dir / f"{name}.ans", rows)
-            write_answers(out_dir / f"{name}.top.ans", rows, top_only=True)
-            answer_files[name] = out_dir / f"{name}.top.ans"
-        unknown = sorted({s for m in trained.models.values() for s in getattr(m, "unknown_senses_", [])})
-        if unknown:
-            notes.append(f"{name}: {len(unknown)} candidate senses have no WordNet 3.0 gloss "
-                         "(WordNet 1.7-only keys, U, P); they are chosen only by the fallback")
-    with timer.stage("score"):
-        scores = {name: lexsample_scores(key_path, out_dir / f"{name}.top.ans", run.sensemap_path,
-                                         weighted_answers=out_dir / f"{name}.ans")
-                  for name in chosen}
-        text = json.dumps(scores, indent=2, sort_keys=True) + "\n"
-        (out_dir / "scores.json.partial").write_text(text)
-        (out_dir / "scores.json.partial").replace(out_dir / "scores.json")
+    models_dir, out_dir = Path(models_root) / run.name, Path(results_root) / run.name
+    with staging.exclusive(models_root, run.name), staging.exclusive(results_root, run.name), \
+            staging.staged_directory(models_dir) as model_stage, \
+            staging.staged_directory(out_dir) as out_stage:
+        if split_key is not None:
+            write_key(out_stage / "test.key", split_key)
+            notes.append(f"the split's test key is {out_dir / 'test.key'}")
+        key_path = out_stage / "test.key" if split_key is not None else run.key_path
+        for name in chosen:
+            with timer.stage("train"):
+                trained = lexical_sample.train(name, train_corpus, run.name, jobs)
+            trained.info = {"training_file": str(run.train_path),
+                            "training_sha256": registry.file_sha256(Path(run.train_path)),
+                            "split": list(run.split) if run.split else None, "seed": run.seed,
+                            "lexelts": len(trained.models)}
+            with timer.stage("save"):
+                modelstore.save(trained, models_root, task_dir=model_stage)
+            with timer.stage("tag"):
+                rows = list(lexical_sample.tag(trained, test_corpus))
+                write_answers(out_stage / f"{name}.ans", rows)
+                write_answers(out_stage / f"{name}.top.ans", rows, top_only=True)
+            unknown = sorted({sense for model in trained.models.values()
+                              for sense in getattr(model, "unknown_senses_", [])})
+            if unknown:
+                notes.append(f"{name}: {len(unknown)} candidate senses have no WordNet 3.0 gloss "
+                             "(WordNet 1.7-only keys, U, P); only the fallback can choose them")
+        with timer.stage("score"):
+            scores = _previous_scores(out_stage / "scores.json", keep=set(chosen))
+            scores.update({name: lexsample_scores(key_path, out_stage / f"{name}.top.ans",
+                                                  run.sensemap_path,
+                                                  weighted_answers=out_stage / f"{name}.ans")
+                           for name in chosen})
+            write_json_atomically(out_stage / "scores.json", scores)
+        write_json_atomically(out_stage / "timings.json", {"stages": timer.seconds,
+                                                           "systems": chosen, "jobs": jobs})
     lines = [table.lexical_sample_table(scores, run.published), ""]
     lines += [f"note: {note}" for note in notes]
-    lines.append(f"answers and scores.json in {out_dir}/, models in {Path(models_root) / run.name}/")
+    lines.append(f"answers and scores.json in {out_dir}/, models in {models_dir}/")
     lines.append(timer.summary())
     return "\n".join(lines)
 
 
-def _unannotated(instance):
-    from dataclasses import replace
+def _previous_scores(path: Path, keep: set[str]) -> dict:
+    """Scores of systems an earlier run wrote and this run does not redo (their files remain)."""
+    if not path.is_file():
+        return {}
+    try:
+        previous = json.loads(path.read_text())
+    except ValueError:
+        return {}
+    return {name: value for name, value in previous.items()
+            if name not in keep and name in systems.SYSTEMS}
 
-    return replace(instance, answers=())
+
+def write_json_atomically(path: Path, value) -> None:
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(value, indent=2, sort_keys=True) + "\n")
+    partial.replace(path)

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Benchmark of ``bin/train --task senseval2-ls``: a cold run (empty preprocessing cache) and a
+warm run, wall time per stage, peak memory of the whole process tree, accuracy per system, and
+whether the two runs wrote byte-identical answers and scores. Writes
+bench/results/senseval2-ls.json.
+
+    python bench/senseval2_ls.py [--data-dir DIR] [--jobs 2] [--warm-only]
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+TARGETS = {"commonest": (46.1, 49.1), "lesk-corpus": (51.0, None), "dlist": (58.0, None),
+           "svm": (65.5, None)}
+
+
+def tree_rss_bytes(root_pid: int) -> int:
+    """Resident memory of a process and all its descendants, from /proc."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(entry))
+            rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, IndexError, ValueError):
+            continue
+    total, stack = 0, [root_pid]
+    while stack:
+        pid = stack.pop()
+        total += rss.get(pid, 0)
+        stack.extend(children.get(pid, []))
+    return total
+
+
+def timed_run(arguments: list[str], environment: dict) -> dict:
+    start = time.perf_counter()
+    process = subprocess.Popen(arguments, env=environment, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=REPO)
+    peak = 0
+
+    def sample():
+        nonlocal peak
+        while process.poll() is None:
+            peak = max(peak, tree_rss_bytes(process.pid))
+            time.sleep(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    stdout, stderr = process.communicate()
+    sampler.join()
+    if process.returncode != 0:
+        sys.exit(f"bin/train failed ({process.returncode}):\n{stderr}")
+    return {"wall_seconds": time.perf_counter() - start, "peak_rss_mb": peak / 2**20,
+            "stdout": stdout}
+
+
+def digests(directory: Path) -> dict[str, str]:
+    return {path.name: hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in sorted(directory.glob("*")) if path.suffix in (".ans", ".json", ".key")
+            and path.name != "timings.json"}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data-dir", default=os.environ.get("WSD_CLASSIC_DATA"))
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--warm-only", action="store_true",
+                        help="skip the cold run (the cache in $WSD_CLASSIC_CACHE is used)")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="wsd-bench-"))
+    environment = dict(os.environ)
+    if not args.warm_only:
+        environment["WSD_CLASSIC_CACHE"] = str(work / "cache")
+    runs = {}
+    for label in (("warm",) if args.warm_only else ("cold", "warm")):
+        command = [str(REPO / "bin" / "train"), "--task", "senseval2-ls", "--jobs", str(args.jobs),
+                   "--models-dir", str(work / label / "models"),
+                   "--out-dir", str(work / label / "results")]
+        if args.data_dir:
+            command += ["--data-dir", args.data_dir]
+        print(f"{label} run ...", flush=True)
+        run = timed_run(command, environment)
+        out = work / label / "results" / "senseval2-ls"
+        run["stages"] = json.loads((out / "timings.json").read_text())["stages"]
+        run["digests"] = digests(out)
+        runs[label] = run
+        print(f"{label}: {run['wall_seconds']:.1f}s wall, peak {run['peak_rss_mb']:.0f} MB, "
+              f"stages {json.dumps({k: round(v, 1) for k, v in run['stages'].items()})}",
+              flush=True)
+    last = work / list(runs)[-1] / "results" / "senseval2-ls"
+    scores = json.loads((last / "scores.json").read_text())
+    accuracy = {system: {"fine_recall": 100 * figures["fine"]["recall"],
+                         "coarse_recall": 100 * figures["coarse"]["recall"]}
+                for system, figures in scores.items()}
+    checks = {}
+    for system, (low, high) in TARGETS.items():
+        value = accuracy[system]["fine_recall"]
+        checks[system] = {"fine_recall": round(value, 2), "target": [low, high],
+                          "met": value >= low and (high is None or value <= high)}
+    result = {
+        "date": time.strftime("%Y-%m-%d %H:%M:%S"), "jobs": args.jobs,
+        "runs": {label: {k: v for k, v in run.items() if k not in ("stdout", "digests")}
+                 for label, run in runs.items()},
+        "identical_outputs": (runs["cold"]["digests"] == runs["warm"]["digests"]
+                              if len(runs) == 2 else None),
+        "accuracy": accuracy, "targets": checks,
+        "speed_targets": {"warm_under_60s": runs["warm"]["wall_seconds"] < 60,
+                          "cold_under_300s": (runs["cold"]["wall_seconds"] < 300
+                                              if "cold" in runs else None),
+                          "peak_under_3GB": max(r["peak_rss_mb"] for r in runs.values()) < 3072},
+    }
+    target = REPO / "bench" / "results" / "senseval2-ls.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(result, indent=2) + "\n")
+    print(runs[list(runs)[-1]]["stdout"])
+    print(json.dumps({k: result[k] for k in ("targets", "speed_targets", "identical_outputs")},
+                     indent=2))
+    print(f"wrote {target}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
