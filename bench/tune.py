@@ -30,7 +30,7 @@ from wsd_classic.tasks import lexical_sample  # noqa: E402
 
 GRIDS = {
     "svm": {"C": [0.03, 0.1, 0.3, 1.0, 3.0]},
-    "dlist": {"alpha": [0.01, 0.03, 0.1, 0.3, 1.0], "min_count": [1, 2, 3]},
+    "dlist": {"alpha": [0.3, 1.0, 2.0, 4.0, 8.0, 16.0], "min_count": [1, 2, 3, 4]},
 }
 
 

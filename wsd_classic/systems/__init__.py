@@ -14,7 +14,7 @@ SYSTEMS: dict[str, tuple[type[SenseClassifier], dict]] = {
     "commonest": (Commonest, {}),
     "lesk": (Lesk, {"use_corpus": False}),
     "lesk-corpus": (Lesk, {"use_corpus": True}),
-    "dlist": (DecisionList, {"alpha": 0.1}),
+    "dlist": (DecisionList, {"alpha": 4.0, "min_count": 2}),
     "svm": (LinearSVM, {"C": 1.0}),
 }
 # Systems that read WordNet glosses: skipped on corpora whose sense ids are not WordNet keys.

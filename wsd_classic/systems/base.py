@@ -32,11 +32,16 @@ class SenseClassifier(ClassifierMixin, BaseEstimator):
         return prior / prior.sum()
 
     def get_state(self) -> tuple[dict, dict[str, np.ndarray]]:
-        raise NotImplementedError
+        """JSON-able metadata and named arrays; subclasses extend this base part."""
+        return {"classes": self.classes_.tolist()}, {"prior": self.prior_}
 
     @classmethod
     def from_state(cls, params: dict, meta: dict, arrays: dict[str, np.ndarray]):
-        raise NotImplementedError
+        """An estimator rebuilt from ``get_state``; subclasses restore their own fields after."""
+        model = cls(**params)
+        model.classes_ = np.array(meta["classes"])
+        model.prior_ = arrays["prior"]
+        return model
 
 
 def binary_matrix(X: Sequence[Sequence[str]], vocabulary: dict[str, int]) -> sparse.csr_matrix:
@@ -52,4 +57,13 @@ def binary_matrix(X: Sequence[Sequence[str]], vocabulary: dict[str, int]) -> spa
 
 
 def build_vocabulary(X: Sequence[Sequence[str]]) -> dict[str, int]:
-    return {name: index for index, name in enumerate(sorted({f for row in X for f in row}))}
+    return vocabulary_of(sorted({f for row in X for f in row}))
+
+
+def vocabulary_of(names: Sequence[str]) -> dict[str, int]:
+    return {name: index for index, name in enumerate(names)}
+
+
+def vocabulary_names(vocabulary: dict[str, int]) -> list[str]:
+    """Feature names in index order."""
+    return sorted(vocabulary, key=vocabulary.__getitem__)

@@ -13,13 +13,3 @@ class Commonest(SenseClassifier):
 
     def predict_proba(self, X) -> np.ndarray:
         return np.tile(self.prior_, (len(X), 1))
-
-    def get_state(self):
-        return {"classes": self.classes_.tolist()}, {"prior": self.prior_}
-
-    @classmethod
-    def from_state(cls, params, meta, arrays):
-        model = cls(**params)
-        model.classes_ = np.array(meta["classes"])
-        model.prior_ = arrays["prior"]
-        return model

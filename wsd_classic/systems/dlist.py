@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from wsd_classic.systems import candidates
-from wsd_classic.systems.base import SenseClassifier, binary_matrix, build_vocabulary
+from wsd_classic.systems.base import (SenseClassifier, binary_matrix, build_vocabulary,
+                                      vocabulary_names, vocabulary_of)
 
 
 class DecisionList(SenseClassifier):
@@ -72,23 +73,17 @@ class DecisionList(SenseClassifier):
                 for index in self.decisive_features(X)]
 
     def rule_names(self) -> list[str]:
-        names = [""] * len(self.vocabulary_)
-        for name, index in self.vocabulary_.items():
-            names[index] = name
-        return names
+        return vocabulary_names(self.vocabulary_)
 
     def get_state(self):
-        return ({"classes": self.classes_.tolist(), "features": self.rule_names(),
-                 "plain_senses": self.plain_senses_},
-                {"prior": self.prior_, "strength": self.strength_,
-                 "distribution": self.distribution_})
+        meta, arrays = super().get_state()
+        return ({**meta, "features": self.rule_names(), "plain_senses": self.plain_senses_},
+                {**arrays, "strength": self.strength_, "distribution": self.distribution_})
 
     @classmethod
     def from_state(cls, params, meta, arrays):
-        model = cls(**params)
-        model.classes_ = np.array(meta["classes"])
-        model.vocabulary_ = {name: index for index, name in enumerate(meta["features"])}
+        model = super().from_state(params, meta, arrays)
+        model.vocabulary_ = vocabulary_of(meta["features"])
         model.plain_senses_ = meta["plain_senses"]
-        model.prior_, model.strength_ = arrays["prior"], arrays["strength"]
-        model.distribution_ = arrays["distribution"]
+        model.strength_, model.distribution_ = arrays["strength"], arrays["distribution"]
         return model

@@ -14,7 +14,8 @@ import re
 import numpy as np
 
 from wsd_classic import wordnet
-from wsd_classic.systems.base import SenseClassifier, build_vocabulary
+from wsd_classic.systems.base import (SenseClassifier, build_vocabulary, vocabulary_names,
+                                      vocabulary_of)
 
 BOW_PREFIX = "bow="
 WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -81,19 +82,15 @@ class Lesk(SenseClassifier):
         return np.where(totals > 0, scores / np.where(totals > 0, totals, 1), self.prior_)
 
     def get_state(self):
-        lemmas = [""] * len(self.vocabulary_)
-        for lemma, index in self.vocabulary_.items():
-            lemmas[index] = lemma
-        return ({"classes": self.classes_.tolist(), "lemmas": lemmas,
+        meta, arrays = super().get_state()
+        return ({**meta, "lemmas": vocabulary_names(self.vocabulary_),
                  "unknown_senses": self.unknown_senses_},
-                {"prior": self.prior_, "signatures": self.signatures_, "idf": self.idf_})
+                {**arrays, "signatures": self.signatures_, "idf": self.idf_})
 
     @classmethod
     def from_state(cls, params, meta, arrays):
-        model = cls(**params)
-        model.classes_ = np.array(meta["classes"])
-        model.vocabulary_ = {lemma: index for index, lemma in enumerate(meta["lemmas"])}
+        model = super().from_state(params, meta, arrays)
+        model.vocabulary_ = vocabulary_of(meta["lemmas"])
         model.unknown_senses_ = meta["unknown_senses"]
-        model.prior_, model.signatures_, model.idf_ = (arrays["prior"], arrays["signatures"],
-                                                       arrays["idf"])
+        model.signatures_, model.idf_ = arrays["signatures"], arrays["idf"]
         return model

@@ -17,7 +17,8 @@ from sklearn.model_selection import KFold
 from sklearn.svm import LinearSVC
 
 from wsd_classic.systems import candidates
-from wsd_classic.systems.base import SenseClassifier, binary_matrix, build_vocabulary
+from wsd_classic.systems.base import (SenseClassifier, binary_matrix, build_vocabulary,
+                                      vocabulary_names, vocabulary_of)
 
 CALIBRATION_FOLDS = 3
 TEMPERATURE_BOUNDS = (0.02, 20.0)
@@ -112,7 +113,7 @@ class LinearSVM(SenseClassifier):
         """Per instance, up to ``top`` features adding most to its best sense's decision value."""
         best = np.argmax(self.predict_proba(X), axis=1)
         matrix = binary_matrix(X, self.vocabulary_)
-        names = {index: name for name, index in self.vocabulary_.items()}
+        names = vocabulary_names(self.vocabulary_)
         evidence = []
         for row, sense in enumerate(best):
             active = matrix.indices[matrix.indptr[row]:matrix.indptr[row + 1]]
@@ -122,20 +123,16 @@ class LinearSVM(SenseClassifier):
         return evidence
 
     def get_state(self):
-        features = [""] * len(self.vocabulary_)
-        for name, index in self.vocabulary_.items():
-            features[index] = name
-        return ({"classes": self.classes_.tolist(), "features": features,
+        meta, arrays = super().get_state()
+        return ({**meta, "features": vocabulary_names(self.vocabulary_),
                  "temperature": self.temperature_, "plain_senses": self.plain_senses_},
-                {"prior": self.prior_, "coef": self.coef_, "intercept": self.intercept_})
+                {**arrays, "coef": self.coef_, "intercept": self.intercept_})
 
     @classmethod
     def from_state(cls, params, meta, arrays):
-        model = cls(**params)
-        model.classes_ = np.array(meta["classes"])
-        model.vocabulary_ = {name: index for index, name in enumerate(meta["features"])}
+        model = super().from_state(params, meta, arrays)
+        model.vocabulary_ = vocabulary_of(meta["features"])
         model.temperature_ = meta["temperature"]
         model.plain_senses_ = meta["plain_senses"]
-        model.prior_, model.coef_, model.intercept_ = (arrays["prior"], arrays["coef"],
-                                                       arrays["intercept"])
+        model.coef_, model.intercept_ = arrays["coef"], arrays["intercept"]
         return model
