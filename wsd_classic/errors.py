@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import os
 
+# Messages quote the input they complain about; a damaged file can make that a megabyte-long
+# field, so longer messages keep their start and end, which say what is wrong and where.
+MAX_MESSAGE_CHARS = 300
+
 
 class WsdError(Exception):
     """A human-readable, one-line error, optionally located at ``path:line``."""
 
     def __init__(self, message: str, path: str | os.PathLike | None = None, line: int | None = None):
-        self.message = " ".join(str(message).split())
+        self.message = _shortened(" ".join(str(message).split()))
         self.path = os.fspath(path) if path is not None else None
         self.line = line
         super().__init__(str(self))
@@ -22,3 +26,11 @@ class WsdError(Exception):
         if self.path is not None:
             where = f"{self.path}:{self.line}: " if self.line is not None else f"{self.path}: "
         return where + self.message
+
+
+def _shortened(message: str) -> str:
+    if len(message) <= MAX_MESSAGE_CHARS:
+        return message
+    tail = MAX_MESSAGE_CHARS // 4
+    head = MAX_MESSAGE_CHARS - tail
+    return f"{message[:head]}[... {len(message) - head - tail:,} characters ...]{message[-tail:]}"

@@ -28,7 +28,7 @@ from wsd_classic import __version__
 from wsd_classic.errors import WsdError
 from wsd_classic.systems import SYSTEMS, SenseClassifier
 
-FORMAT = "wsd-classic-model/1"
+FORMAT = "wsd-classic-model/2"
 META_ENTRY = "__meta__"
 # Starts the zip comment that holds the SHA-256 of the whole file (see ``_sealed``).
 SEAL_PREFIX = b"wsd-classic-model sha256:"
@@ -51,9 +51,12 @@ def library_versions() -> dict[str, str]:
     import sklearn
     import spacy
 
+    from wsd_classic.preprocess.pipeline import model_signature
+
+    # The spaCy model too: the features a model learnt from are the analyses that model made.
     return {"wsd-classic": __version__, "python": platform.python_version(),
             "numpy": np.__version__, "scipy": scipy.__version__, "scikit-learn": sklearn.__version__,
-            "spacy": spacy.__version__, "nltk": nltk.__version__}
+            "spacy": spacy.__version__, "spacy-model": model_signature(), "nltk": nltk.__version__}
 
 
 def _digest(arrays: dict[str, np.ndarray]) -> str:
@@ -189,11 +192,14 @@ def load(models_root: Path, task: str, system: str) -> TrainedSystem:
         raise WsdError(f"model reads features {header.get('feature_groups')}, this version's "
                        f"{system} reads {list(estimator.feature_groups)}: retrain", path)
     models = {}
+    # Arrays grouped by lexelt prefix in one pass: the all-words models have ~20,000 lexelts.
+    by_prefix: dict[str, dict[str, np.ndarray]] = {}
+    for name, array in arrays.items():
+        prefix, _, field = name.partition(".")
+        by_prefix.setdefault(prefix, {})[field] = array
     try:
         for item, entry in header["lexelts"].items():
-            prefix = entry["arrays"] + "."
-            own = {name[len(prefix):]: array for name, array in arrays.items()
-                   if name.startswith(prefix)}
+            own = by_prefix.get(entry["arrays"], {})
             models[item] = estimator.from_state(header["params"], entry["meta"], own)
     except (KeyError, TypeError, ValueError) as error:
         raise WsdError(f"incompatible model file ({error}): retrain with bin/train", path) from None

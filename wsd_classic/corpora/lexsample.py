@@ -78,6 +78,10 @@ def read_text_file(path: str | os.PathLike, encoding: str | None = None) -> str:
     except UnicodeDecodeError as error:
         raise WsdError(f"bytes that are not {encoding}: {error.reason}", path,
                        data.count(b"\n", 0, error.start) + 1) from None
+    except UnicodeError as error:
+        # Codecs such as 'undefined', 'idna' and 'punycode' fail without saying where.
+        raise WsdError(f"cannot decode the file as {encoding!r} (the XML declaration's "
+                       f"encoding): {error}", path, 1) from None
 
 
 def _replace_entities(text: str, path: str | os.PathLike) -> str:

@@ -24,7 +24,9 @@ from wsd_classic.errors import WsdError
 
 PARTS = ("brown1", "brown2", "brownv")
 
-_MARKUP = re.compile(r"<(/?)([A-Za-z]+)([^<>]*)>")
+# Possessive quantifiers: backtracking into the name or the attributes cannot find another match,
+# and on a '<' that is never closed it would take time quadratic in the length of what follows.
+_MARKUP = re.compile(r"<(/?)([A-Za-z]++)([^<>]*+)>")
 # SemCor writes some satellite adjectives' head word with its syntactic marker
 # (``several%5:00:00:some(a):00``); WordNet's sense keys never carry it.
 _ADJECTIVE_MARKER = re.compile(r"\((?:a|p|ip)\)")

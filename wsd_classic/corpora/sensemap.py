@@ -66,8 +66,15 @@ def read_sensemap(path: str | os.PathLike) -> SenseMap:
     return SenseMap(chains)
 
 
+# A count is a number of senses; more digits than this is damage, and Python's int() refuses
+# strings of over 4,300 digits anyway.
+MAX_COUNT_DIGITS = 9
+
+
 def _count(text: str, path: str | os.PathLike, number: int) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) == 0:
-        raise WsdError(f"expected a positive whole count before a subsumer, got {text!r}",
-                       path, number)
-    return int(text)
+    significant = text.lstrip("0") if text.isascii() and text.isdigit() else ""
+    if not significant or len(significant) > MAX_COUNT_DIGITS:
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise WsdError(f"expected a positive whole count (at most {MAX_COUNT_DIGITS} digits) "
+                       f"before a subsumer, got {shown!r}", path, number)
+    return int(significant)

@@ -11,7 +11,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Iterable, Sequence
 
 from wsd_classic import settings
 from wsd_classic.corpora.model import Instance
@@ -34,18 +34,28 @@ def processed(instances: Sequence[Instance], jobs: int = 1, progress: bool | Non
               description: str = "spaCy", cache_root: Path | None = None
               ) -> list[ProcessedInstance]:
     """spaCy analyses of ``instances`` (in order), from the cache when it holds them."""
+    return cached(cache_key(instances), len(instances),
+                  lambda: pipeline.process(instances, jobs=jobs, progress=progress,
+                                           description=description), cache_root)
+
+
+def cached(key: str, count: int, compute: Callable[[], Iterable[ProcessedInstance]],
+           cache_root: Path | None = None) -> list[ProcessedInstance]:
+    """The ``count`` analyses stored under ``key``, or else ``compute()``'s, stored there first.
+
+    ``key`` must change whenever the analyses would (input, ``FORMAT_VERSION``, spaCy model).
+    """
     directory = (cache_root or settings.cache_dir()) / "preprocess"
-    path = directory / f"{cache_key(instances)}.jsonl.gz"
+    path = directory / f"{key}.jsonl.gz"
     if path.is_file():
         try:
             with gzip.open(path, "rt", encoding="utf-8") as lines:
-                cached = [ProcessedInstance.from_json(json.loads(line)) for line in lines]
-            if len(cached) == len(instances):
-                return cached
+                stored = [ProcessedInstance.from_json(json.loads(line)) for line in lines]
+            if len(stored) == count:
+                return stored
         except (OSError, EOFError, ValueError, TypeError):
             pass  # a damaged cache entry is recomputed and overwritten
-    result = list(pipeline.process(instances, jobs=jobs, progress=progress,
-                                   description=description))
+    result = list(compute())
     directory.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=directory, suffix=".partial")
     try:

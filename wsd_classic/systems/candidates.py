@@ -30,16 +30,22 @@ def _allowed(sense: str, found: tuple[str, ...], plain: set[str]) -> bool:
     return len(lemma_words) > 1 and all(particle in lemma_words for particle in found)
 
 
-def restrict(proba: np.ndarray, X, classes: np.ndarray, plain: Sequence[str]) -> np.ndarray:
-    """``proba`` with disallowed senses zeroed and rows renormalised (unchanged if none is left)."""
+def allowed_mask(X, classes: np.ndarray, plain: Sequence[str]) -> np.ndarray:
+    """Boolean (instances × classes): the senses each instance may take; all, if none is left."""
     plain = set(plain)
-    restricted = proba.copy()
-    for row, features in enumerate(X):
-        found = particles(features)
-        mask = np.array([_allowed(sense, found, plain) for sense in classes])
-        kept = proba[row] * mask
-        if mask.any() and kept.sum() > 0:
-            restricted[row] = kept / kept.sum()
-        elif mask.any():
-            restricted[row] = mask / mask.sum()
-    return restricted
+    mask = np.array([[_allowed(sense, particles(features), plain) for sense in classes]
+                     for features in X], dtype=bool).reshape(len(X), len(classes))
+    mask[~mask.any(axis=1)] = True
+    return mask
+
+
+def restrict(proba: np.ndarray, X, classes: np.ndarray, plain: Sequence[str]) -> np.ndarray:
+    """``proba`` with disallowed senses zeroed and rows renormalised.
+
+    A row whose allowed senses all have probability 0 spreads its mass evenly over them.
+    """
+    mask = allowed_mask(X, classes, plain)
+    kept = proba * mask
+    totals = kept.sum(axis=1, keepdims=True)
+    even = mask / mask.sum(axis=1, keepdims=True)
+    return np.where(totals > 0, kept / np.where(totals > 0, totals, 1), even)

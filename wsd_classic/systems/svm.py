@@ -13,7 +13,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 from scipy.special import log_softmax, softmax
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.model_selection import KFold
+from sklearn.model_selection import GroupKFold
 from sklearn.svm import LinearSVC
 
 from wsd_classic.systems import candidates
@@ -73,18 +73,30 @@ class LinearSVM(SenseClassifier):
             coef = np.vstack([-coef, coef]) / 2
             intercept = np.concatenate([-intercept, intercept]) / 2
         self.coef_, self.intercept_ = coef, intercept
-        if self.calibrate and len(y) >= 2 * CALIBRATION_FOLDS:
-            self.temperature_ = self._fit_temperature(matrix, y, weights)
+        if self.calibrate:
+            self.temperature_ = self._fit_temperature(X, matrix, y, weights)
         return self
 
-    def _fit_temperature(self, matrix, y, weights) -> float:
+    def _fit_temperature(self, X, matrix, y, weights) -> float:
+        """The softmax temperature minimising held-out log-loss of what ``predict_proba`` emits.
+
+        The rows of an instance with several gold tags are identical: they share a fold, or the
+        copy in the training folds would make its held-out twin look confidently wrong and the
+        temperature too high. Senses the candidate filter rules out are out of the softmax, as
+        in ``predict_proba``.
+        """
+        groups = np.unique([" ".join(sorted(set(row))) for row in X], return_inverse=True)[1]
+        if groups.max() + 1 < CALIBRATION_FOLDS:
+            return 1.0
         held_out = np.full((len(y), len(self.classes_)), -np.inf)
-        folds = KFold(CALIBRATION_FOLDS, shuffle=True, random_state=self.random_state)
-        for train, test in folds.split(matrix):
+        folds = GroupKFold(CALIBRATION_FOLDS, shuffle=True, random_state=self.random_state)
+        for train, test in folds.split(matrix, y, groups):
             if len(set(y[train])) < 2:
                 continue
             svc = _fit_svc(matrix[train], y[train], weights[train], self.C)
             held_out[test] = _decision_matrix(svc, matrix[test], self.classes_)
+        if self.restrict_candidates:
+            held_out[~candidates.allowed_mask(X, self.classes_, self.plain_senses_)] = -np.inf
         truth = np.searchsorted(self.classes_, y)
         usable = np.isfinite(held_out[np.arange(len(y)), truth])
         if not usable.any():

@@ -3,12 +3,15 @@
 A run builds the new content of ``models/<task>/`` or ``results/<task>/`` in a staging directory
 beside it (starting from a copy of what is there, so other systems' files survive) and swaps it
 in when everything is written. Killed at any point, the directory is either as before or
-complete: an interrupted swap is undone by the next run (``recover``), and stale staging
-directories are removed.
+complete: on Linux the swap is one atomic exchange of the two directories; elsewhere it is two
+renames, and a swap interrupted between them is undone by the next run (``recover``), which also
+removes stale staging directories.
 """
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import errno
 import fcntl
 import os
 import shutil
@@ -43,20 +46,42 @@ def staged_directory(final: Path):
     final.parent.mkdir(parents=True, exist_ok=True)
     recover(final)
     staging = final.parent / f".{final.name}.staging-{os.getpid()}"
-    if final.exists():
-        shutil.copytree(final, staging, copy_function=os.link)
-    else:
-        staging.mkdir()
     try:
+        # inside the try: a Ctrl-C during the copy must not leave a partial copy behind
+        if final.exists():
+            shutil.copytree(final, staging, copy_function=os.link)
+        else:
+            staging.mkdir()
         yield staging
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    if final.exists() and _exchange(staging, final):
+        shutil.rmtree(staging, ignore_errors=True)  # it holds the previous content now
+        return
     old = _old(final)
     if final.exists():
         os.rename(final, old)
     os.rename(staging, final)
     shutil.rmtree(old, ignore_errors=True)
+
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two directories in one atomic step (Linux ``renameat2``); False where unsupported."""
+    rename = getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)
+    if rename is None:
+        return False
+    if rename(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second),
+              _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):  # an old kernel, or a file system that cannot
+        return False
+    raise OSError(code, os.strerror(code), os.fspath(second))
 
 
 @contextlib.contextmanager

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Benchmark the all-words systems trained on SemCor: time, memory, tagging speed, F1.
+
+Trains every system on SemCor 3.0 (``tasks.allwords``, as ``bin/train --task semcor`` does),
+tags each evaluation dataset with each system and scores it with Raganato et al.'s scorer.
+Peak memory is the maximum resident set size (``resource.getrusage``) of this process and of
+its finished child processes (spaCy and joblib workers). The preprocessing cache starts empty
+(a temporary directory) unless ``--warm-cache`` is given, so the timings include spaCy.
+Writes bench/results/semcor.json.
+
+    python bench/semcor.py [--systems mfs,wn1,svm,dlist] [--datasets senseval2,senseval3,semeval2007]
+                           [--jobs 2] [--data-dir DIR] [--warm-cache]
+
+``--tune-context 0,1,2`` instead compares numbers of neighbouring sentences in the bag of words
+for svm: its accuracy on held-out SemCor files (every 5th file, trained on the others) and its F1
+on the development set semeval2007 (trained on all of SemCor); the test sets are never read. It
+writes bench/results/semcor_context.json.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from joblib.externals.loky import get_reusable_executor  # noqa: E402
+
+from wsd_classic import modelstore, settings  # noqa: E402
+from wsd_classic.corpora import registry  # noqa: E402
+from wsd_classic.corpora.raganato import read_raganato_key  # noqa: E402
+from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE  # noqa: E402
+from wsd_classic.scoring.raganato import score_raganato  # noqa: E402
+from wsd_classic.tasks import allwords, lexical_sample  # noqa: E402
+from wsd_classic.tasks.allwords_corpus import AllWordsCorpus, read_raganato_corpus  # noqa: E402
+from wsd_classic.tasks.allwords_evaluation import resolve_datasets  # noqa: E402
+from wsd_classic.tasks.lexical_sample import FeaturizedCorpus  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results"
+DEVELOPMENT_SET = "semeval2007"
+HELD_OUT_EVERY = 5
+
+
+def peak_memory_mb() -> dict[str, float]:
+    """Peak RSS of this process and of its waited-for children (kilobytes on Linux)."""
+    get_reusable_executor().shutdown(wait=True)  # joblib's workers count once they have exited
+    return {"main": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "children": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
+
+
+def train_all(semcor_root: Path, names: list[str], models_root: Path, jobs: int,
+              context_sentences: int) -> dict:
+    trainable = [name for name in names if allwords.ESTIMATORS[name] is not None]
+    started = time.perf_counter()
+    data = allwords.prepare_training(semcor_root, context_sentences=context_sentences,
+                                     jobs=jobs)
+    report = {"prepare_seconds": time.perf_counter() - started, "info": data.info, "systems": {}}
+    for name in trainable:
+        started = time.perf_counter()
+        trained = allwords.train_system(name, data, jobs)
+        trained_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        path = modelstore.save(trained, models_root)
+        report["systems"][name] = {
+            "train_seconds": trained_seconds, "save_seconds": time.perf_counter() - started,
+            "model_bytes": path.stat().st_size, "lexelts": len(trained.models)}
+        print(f"trained {name} in {trained_seconds:.1f}s", file=sys.stderr)
+    return report
+
+
+def tag_all(names: list[str], datasets, models_root: Path, jobs: int) -> dict:
+    results = {}
+    for name in names:
+        started = time.perf_counter()
+        tagger = allwords.AllWordsTagger.load(name, models_root)
+        results[name] = {"load_seconds": time.perf_counter() - started, "datasets": {}}
+        for dataset in datasets:
+            started = time.perf_counter()
+            tagged = tagger.tag(read_raganato_corpus(dataset.data), jobs)
+            seconds = time.perf_counter() - started
+            score = score_raganato(read_raganato_key(dataset.gold),
+                                   {answer.instance_id: [answer.key] for answer in tagged})
+            results[name]["datasets"][dataset.name] = {
+                "targets": len(tagged), "seconds": seconds,
+                "targets_per_second": len(tagged) / seconds, "precision": score.precision,
+                "recall": score.recall, "f1": score.f1}
+            print(f"{name} {dataset.name}: F1 {100 * score.f1:.1f} "
+                  f"({len(tagged) / seconds:,.0f} targets/s)", file=sys.stderr)
+    return results
+
+
+def benchmark(args) -> dict:
+    names = allwords.check_systems(args.systems.split(","))
+    datasets = resolve_datasets(args.datasets.split(","), args.data_dir)
+    semcor_root = registry.locate(allwords.SEMCOR_DATASET, args.data_dir)
+    with tempfile.TemporaryDirectory(prefix="semcor-bench-") as scratch:
+        if not args.warm_cache:
+            os.environ[settings.CACHE_ENV] = str(Path(scratch) / "cache")
+        models_root = Path(scratch) / "models"
+        started = time.perf_counter()
+        training = train_all(semcor_root, names, models_root, args.jobs, allwords.CONTEXT_SENTENCES)
+        training["seconds"] = time.perf_counter() - started
+        training["peak_memory_mb"] = peak_memory_mb()
+        tagging = tag_all(names, datasets, models_root, args.jobs)
+    return {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                        "platform": platform.platform()},
+            "jobs": args.jobs, "cold_cache": not args.warm_cache,
+            "context_sentences": allwords.CONTEXT_SENTENCES,
+            "training": training, "tagging": tagging, "peak_memory_mb": peak_memory_mb(),
+            "published_f1": RAGANATO_2017, "published_source": RAGANATO_SOURCE}
+
+
+def held_out_accuracy(data: allwords.TrainingData, system: str, jobs: int) -> float:
+    """Accuracy on every ``HELD_OUT_EVERY``-th SemCor file of ``system`` trained on the others
+    (a target is right when its key is one of its gold keys)."""
+    corpus = data.corpus
+    documents = sorted({sentence.document for sentence in corpus.sentences})
+    held_out = set(documents[::HELD_OUT_EVERY])
+    inside = [corpus.sentences[target.sentence].document in held_out for target in corpus.targets]
+    training = [target for target, test in zip(corpus.targets, inside) if not test]
+    testing = [target for target, test in zip(corpus.targets, inside) if test]
+    trained = lexical_sample.train(
+        allwords.ESTIMATORS[system],
+        FeaturizedCorpus(allwords.as_lexical_sample(corpus, training), data.featurized.features),
+        allwords.TASK, jobs)
+    trained.info = data.info
+    tagged = allwords.AllWordsTagger(trained).tag(
+        AllWordsCorpus(corpus.source, corpus.sentences, testing), jobs)
+    return sum(answer.key in target.keys for answer, target in zip(tagged, testing)) / len(testing)
+
+
+def tune_context(args) -> dict:
+    """svm's held-out SemCor accuracy and development F1 for each context size."""
+    development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
+    semcor_root = registry.locate(allwords.SEMCOR_DATASET, args.data_dir)
+    results = {}
+    for size in (int(value) for value in args.tune_context.split(",")):
+        data = allwords.prepare_training(semcor_root, context_sentences=size, jobs=args.jobs)
+        results[str(size)] = {"held_out_semcor_accuracy": held_out_accuracy(data, "svm", args.jobs)}
+        with tempfile.TemporaryDirectory(prefix="semcor-tune-") as scratch:
+            modelstore.save(allwords.train_system("svm", data, args.jobs), Path(scratch))
+            del data
+            tagged = tag_all(["svm"], development, Path(scratch), args.jobs)
+        results[str(size)]["development_f1"] = tagged["svm"]["datasets"][DEVELOPMENT_SET]["f1"]
+        print(f"context {size}: {results[str(size)]}", file=sys.stderr)
+    return {"development_set": DEVELOPMENT_SET, "system": "svm",
+            "held_out_semcor": f"every {HELD_OUT_EVERY}th file (sorted), trained on the rest",
+            "by_context_sentences": results}
+
+
+def summary(result: dict) -> str:
+    training = result["training"]
+    lines = [f"training: {training['seconds']:.0f}s (SemCor read and preprocessed in "
+             f"{training['prepare_seconds']:.0f}s; " + ", ".join(
+                 f"{name} {figures['train_seconds']:.0f}s, {figures['model_bytes'] / 1e6:.0f} MB"
+                 for name, figures in training["systems"].items()) + ")",
+             "peak memory (MB): " + ", ".join(f"{who} {mb:,.0f}" for who, mb in
+                                              result["peak_memory_mb"].items())]
+    for name, figures in result["tagging"].items():
+        lines.append(f"{name}: " + ", ".join(
+            f"{dataset} F1 {100 * scores['f1']:.1f} ({scores['targets_per_second']:,.0f}/s)"
+            for dataset, scores in figures["datasets"].items()))
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--systems", default=",".join(allwords.ESTIMATORS))
+    parser.add_argument("--datasets", default="senseval2,senseval3,semeval2007")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--data-dir", type=Path)
+    parser.add_argument("--warm-cache", action="store_true",
+                        help="use the usual preprocessing cache (default: start empty)")
+    parser.add_argument("--tune-context", metavar="SIZES",
+                        help="instead: svm's development F1 per context size, e.g. 0,1,2")
+    args = parser.parse_args()
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    if args.tune_context:
+        result, target = tune_context(args), RESULTS / "semcor_context.json"
+        print(json.dumps(result, indent=2))
+    else:
+        result, target = benchmark(args), RESULTS / "semcor.json"
+        print(summary(result))
+    partial = target.with_name(target.name + ".partial")
+    partial.write_text(json.dumps(result, indent=2) + "\n")
+    partial.replace(target)
+    print(f"written to {target}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,203 @@
+"""The all-words task on a miniature SemCor and a tiny Raganato dataset (real formats).
+
+The SemCor fixture tags ``bank`` with its river sense (WordNet's first) in one file and its money
+sense in another, the money sense once more, so ``mfs`` and ``wn1`` disagree and a system
+reading the context can beat both. Training here runs on a handful of words in seconds.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wsd_classic import modelstore
+from wsd_classic.errors import WsdError
+from wsd_classic.systems.first_sense import wordnet_senses
+from wsd_classic.tasks import allwords
+from wsd_classic.tasks.allwords_corpus import read_raganato_corpus, read_semcor_corpus
+from wsd_classic.tasks.allwords_preprocess import analyse, contexts, word_parts
+
+pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SEMCOR = FIXTURES / "allwords_semcor"
+DATASET = FIXTURES / "allwords_sample.data.xml"
+RIVER, MONEY = "bank%1:17:01::", "bank%1:14:00::"
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+@pytest.fixture(scope="module")
+def models_root(tmp_path_factory):
+    root = tmp_path_factory.mktemp("models")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+        report = allwords.train_semcor(SEMCOR, list(allwords.ESTIMATORS), root)
+    assert "wn1: nothing to train" in report
+    return root
+
+
+def tag(system, models_root, path=DATASET):
+    return {answer.instance_id: answer for answer in allwords.tag_raganato(path, system,
+                                                                           models_root)}
+
+
+# --- corpora -----------------------------------------------------------------------------------
+
+def test_semcor_targets_lexelts_and_keys():
+    corpus = read_semcor_corpus(SEMCOR)
+    assert [s.id for s in corpus.sentences][:2] == ["brown1/br-z01.s1", "brown1/br-z01.s2"]
+    banks = [t for t in corpus.targets if t.lexelt == "bank.n"]
+    assert [t.keys for t in banks] == [(RIVER,)] * 5 + [(MONEY,)] * 6 + [(MONEY, RIVER)]
+    muddy = next(t for t in corpus.targets if t.lemma == "muddy")
+    assert (muddy.lexelt, muddy.keys) == ("muddy.a", ("muddy%5:00:00:wet:01",))
+    took_place = next(t for t in corpus.targets if t.lemma == "take_place")
+    assert corpus.sentences[took_place.sentence].words[took_place.token] == "took_place"
+
+
+def test_semcor_keys_wordnet_30_lacks_are_left_out_and_counted():
+    corpus = read_semcor_corpus(SEMCOR)
+    assert corpus.unknown_keys == 1  # jury%1:14:09:: (wnsn=0)
+    assert "brown2/br-z02.s7.t4" not in {t.id for t in corpus.targets}
+    # brownv's untagged nouns are no targets
+    assert [t.lexelt for t in corpus.targets if t.id.startswith("brownv/")] == ["walk.v"]
+
+
+def test_raganato_targets_with_multiword_lemmas():
+    corpus = read_raganato_corpus(DATASET)
+    assert [t.id for t in corpus.targets][:3] == ["d000.s000.t000", "d001.s000.t000",
+                                                   "d001.s000.t001"]
+    took_place = next(t for t in corpus.targets if t.id == "d002.s000.t000")
+    assert (took_place.lexelt, took_place.token) == ("take_place.v", 2)
+
+
+def test_raganato_target_of_unknown_pos_or_lemma_is_an_error(tmp_path):
+    for attributes, message in (('lemma="bank" pos="X"', "part of speech 'X'"),
+                                ('lemma="qwzx" pos="NOUN"', "no noun 'qwzx'")):
+        path = tmp_path / "bad.data.xml"
+        path.write_text('<corpus lang="en"><text id="d"><sentence id="d.s">'
+                        f'<instance id="d.s.t" {attributes}>bank</instance>'
+                        '</sentence></text></corpus>')
+        with pytest.raises(WsdError, match=message) as raised:
+            read_raganato_corpus(path)
+        assert raised.value.path == str(path)
+
+
+def test_inflected_lemma_falls_back_to_its_wordnet_base_form(tmp_path):
+    path = tmp_path / "inflected.data.xml"
+    path.write_text('<corpus lang="en"><text id="d"><sentence id="d.s">'
+                    '<instance id="d.s.t" lemma="juries" pos="NOUN">juries</instance>'
+                    '</sentence></text></corpus>')
+    assert read_raganato_corpus(path).targets[0].lemma == "jury"
+
+
+# --- preprocessing -----------------------------------------------------------------------------
+
+def test_word_parts_of_multiword_tokens():
+    assert word_parts("took_place") == word_parts("took place") == ["took", "place"]
+    assert word_parts("change-ringing") == ["change-ringing"]
+
+
+def test_analysis_keeps_the_corpus_tokens():
+    corpus = read_semcor_corpus(SEMCOR)
+    analyses = analyse(corpus)
+    for sentence, analysis in zip(corpus.sentences, analyses):
+        assert len(analysis.words) == len(sentence.words)
+        assert set(analysis.sentences) == {0}
+    meeting = analyses[[s.id for s in corpus.sentences].index("brown2/br-z02.s7")]
+    assert meeting.words[5] == "took place"
+    assert meeting.lemmas[5] == "take_place"
+    assert meeting.tags[5].startswith("VB")
+    assert analyse(corpus) == analyses  # the second time from the cache
+
+
+def test_contexts_share_a_window_and_stay_in_the_document():
+    corpus = read_semcor_corpus(SEMCOR)
+    analyses = analyse(corpus)
+    docs = list(contexts(corpus, analyses, context_sentences=1))
+    assert [doc.id for doc in docs] == [target.id for target in corpus.targets]
+    first = [doc for doc in docs if doc.id.startswith("brown1/br-z01.s1.")]
+    assert len(first) == 4 and all(doc.words is first[0].words for doc in first)
+    assert set(first[0].sentences) == {0, 1}  # no previous sentence, the next one
+    middle = next(doc for doc in docs if doc.id.startswith("brown1/br-z01.s2."))
+    assert set(middle.sentences) == {0, 1, 2}
+    assert middle.words[middle.target] == "boat"
+    last_of_file = next(doc for doc in docs if doc.id.startswith("brown1/br-z01.s3."))
+    assert "deposited" not in last_of_file.words  # the next file is another document
+    alone = next(iter(contexts(corpus, analyses, context_sentences=0)))
+    assert alone.words == analyses[0].words and alone.lexelt == "fish.v"
+
+
+# --- training and tagging ----------------------------------------------------------------------
+
+def test_trained_models_cover_every_semcor_lexelt(models_root):
+    svm = modelstore.load(models_root, allwords.TASK, "svm")
+    assert svm.info["context_sentences"] == allwords.CONTEXT_SENTENCES
+    assert svm.info["all_words_system"] == "svm"
+    assert {"bank.n", "jury.n", "take_place.v", "walk.v"} <= set(svm.models)
+    assert len(svm.models["bank.n"].classes_) == 2
+    assert svm.models["jury.n"].vocabulary_ == {}  # one sense: nothing to learn from features
+    mfs = modelstore.load(models_root, allwords.TASK, "commonest")
+    assert mfs.info["all_words_system"] == "mfs"
+
+
+@pytest.mark.parametrize("system", list(allwords.ESTIMATORS))
+def test_one_candidate_key_per_instance_in_input_order(system, models_root):
+    answers = list(allwords.tag_raganato(DATASET, system, models_root))
+    corpus = read_raganato_corpus(DATASET)
+    assert [a.instance_id for a in answers] == [t.id for t in corpus.targets]
+    for answer, target in zip(answers, corpus.targets):
+        candidates = wordnet_senses(target.lemma, target.pos)
+        assert answer.key in candidates
+        assert [key for key, _ in answer.senses] != [] and answer.senses[0][0] == answer.key
+        assert sorted(key for key, _ in answer.senses) == sorted(candidates)
+        weights = [weight for _, weight in answer.senses]
+        assert sum(weights) == pytest.approx(1.0)
+        assert weights == sorted(weights, reverse=True)
+        assert answer.rank == candidates.index(answer.key) + 1
+
+
+def test_unseen_lemmas_get_wordnet_first_sense(models_root):
+    for system in allwords.ESTIMATORS:
+        answers = tag(system, models_root)
+        assert answers["d001.s000.t000"].key == "loan%1:21:00::"  # loan: context, never tagged
+        assert answers["d002.s001.t001"].key == "old%3:00:02::"
+        assert answers["d002.s001.t000"].key == "peculiarity%1:09:00::"
+        assert answers["d002.s001.t000"].senses[0] == ("peculiarity%1:09:00::", 1.0)
+
+
+def test_mfs_wn1_and_svm_on_bank(models_root):
+    mfs, wn1, svm = (tag(system, models_root) for system in ("mfs", "wn1", "svm"))
+    assert mfs["d000.s000.t000"].key == MONEY  # SemCor's (the fixture's) most frequent sense
+    assert mfs["d000.s000.t000"].rank == 2
+    assert dict(mfs["d000.s000.t000"].senses)[MONEY] == pytest.approx(6.5 / 12)
+    assert wn1["d000.s000.t000"].key == RIVER and wn1["d001.s000.t001"].key == RIVER
+    assert svm["d000.s000.t000"].key == RIVER  # the river flooded the bank
+    assert svm["d001.s000.t001"].key == MONEY  # a loan from the bank with interest
+
+
+def test_seen_single_sense_lemmas_answer_that_sense(models_root):
+    for system in ("mfs", "svm", "dlist"):
+        answers = tag(system, models_root)
+        assert answers["d002.s000.t000"].key == "take_place%2:30:00::"
+        assert answers["d002.s001.t002"].key == "jury%1:14:00::"
+
+
+def test_decide_keeps_only_candidates_and_breaks_ties_by_wordnet_order():
+    target = read_raganato_corpus(DATASET).targets[0]  # bank.n
+    answer = allwords.decide(target, {"bank%1:14:00::": 0.5, "bank%1:17:01::": 0.5,
+                                      "bunk%1:06:00::": 3.0})
+    assert answer.key == RIVER and answer.rank == 1
+    assert dict(answer.senses)[MONEY] == 0.5
+    assert allwords.decide(target, None).senses[0] == (RIVER, 1.0)
+    assert allwords.decide(target, {"bunk%1:06:00::": 1.0}).key == RIVER
+
+
+def test_unknown_system_and_missing_model_are_errors(tmp_path):
+    with pytest.raises(WsdError, match="unknown all-words system lesk"):
+        list(allwords.tag_raganato(DATASET, "lesk", tmp_path))
+    with pytest.raises(WsdError, match="no semcor/svm model"):
+        list(allwords.tag_raganato(DATASET, "svm", tmp_path))

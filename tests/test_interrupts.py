@@ -1,0 +1,246 @@
+"""``bin/train`` killed mid-run, and two runs at once: the outputs are never half-written.
+
+Each test copies the outputs of an earlier complete run (``--split``: the "before" state), runs
+``bin/train`` again with a different test set (``--test``/``--key``: the "new" state) and kills
+its whole process group, as Ctrl-C or ``kill -9`` would, when the run reaches a given point:
+spaCy preprocessing, training, saving a model, the final swap. Afterwards each of the models and
+results directories must hold exactly the "before" files or a complete, consistent "new" set;
+an interrupted run says so in one line and exits 130, and a rerun cleans up and completes.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, REPO
+
+from wsd_classic import modelstore
+from wsd_classic.answers.senseval import read_answers
+from wsd_classic.corpora.keys import read_key
+from wsd_classic.scoring import scorer2
+from wsd_classic.tasks import staging
+
+TASK = "train_small"
+SYSTEMS = ("commonest", "dlist", "svm")
+BEFORE_RUN = ("--split", "2:1", "--seed", "3")
+NEW_RUN = ("--test", FIXTURES / "test_small.xml", "--key", FIXTURES / "test_small.key")
+RUN_SECONDS = 300
+
+
+def start_train(root: Path, arguments, systems=SYSTEMS, jobs: int = 1, stderr=subprocess.PIPE):
+    """``bin/train`` on the small corpus into ``root``, in a session of its own."""
+    command = [REPO / "bin" / "train", "--train", FIXTURES / "train_small.xml", *arguments,
+               "--systems", ",".join(systems), "--jobs", str(jobs),
+               "--models-dir", root / "models", "--out-dir", root / "results"]
+    environment = {**os.environ, "WSD_CLASSIC_CACHE": str(root / "cache")}
+    return subprocess.Popen([str(part) for part in command], stdout=subprocess.PIPE,
+                            stderr=stderr, text=True, env=environment, start_new_session=True)
+
+
+def run_train(root: Path, arguments, **options) -> None:
+    process = start_train(root, arguments, **options)
+    _, stderr = process.communicate(timeout=RUN_SECONDS)
+    assert process.returncode == 0, stderr
+
+
+def snapshot(directory: Path) -> dict[str, str]:
+    """Every file under ``directory`` (hidden ones too) and its SHA-256."""
+    return {str(path.relative_to(directory)): hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in sorted(directory.rglob("*")) if path.is_file()}
+
+
+def check_complete_results(directory: Path, systems=SYSTEMS) -> None:
+    """The results of a whole ``NEW_RUN``: every answer file covers its test set, the scores
+    are those of the answer files, nothing else stands in the directory."""
+    key = read_key(FIXTURES / "test_small.key")
+    scores = json.loads((directory / "scores.json").read_text())
+    assert set(scores) >= set(systems)
+    for system in systems:
+        for suffix in (".ans", ".top.ans"):
+            answers = read_answers(directory / f"{system}{suffix}")
+            assert sorted(answer.instance for answer in answers) == sorted(key), system
+        top = read_answers(directory / f"{system}.top.ans")
+        assert scores[system]["fine"]["recall"] == pytest.approx(scorer2.score(key, top).recall)
+    assert set(json.loads((directory / "timings.json").read_text())["systems"]) <= set(SYSTEMS)
+    allowed = {f"{system}{suffix}" for system in SYSTEMS for suffix in (".ans", ".top.ans")}
+    assert {path.name for path in directory.iterdir()} <= allowed | {
+        "scores.json", "timings.json", "test.key"}
+
+
+def check_complete_models(models_root: Path, systems=SYSTEMS) -> None:
+    for system in systems:
+        trained = modelstore.load(models_root, TASK, system)  # verifies the file's SHA-256
+        assert trained.info["split"] is None and sorted(trained.models) == ["bank.n", "play.v"]
+    assert {str(path.relative_to(models_root / TASK)) for path in (models_root / TASK).rglob("*")
+            if path.is_file()} <= {f"{system}/{modelstore.FILENAME}" for system in SYSTEMS}
+
+
+def check_before_or_complete(root: Path, before: dict[str, dict[str, str]]) -> dict[str, str]:
+    """Each output directory is exactly as before or completely new; returns which."""
+    states = {}
+    for name, check in (("results", lambda: check_complete_results(root / "results" / TASK)),
+                        ("models", lambda: check_complete_models(root / "models"))):
+        if snapshot(root / name / TASK) == before[name]:
+            states[name] = "before"
+        else:
+            check()
+            states[name] = "new"
+    return states
+
+
+def leftovers(root: Path) -> list[str]:
+    """Staging copies, swapped-out directories and temporary files an interrupted run left."""
+    return sorted(str(path.relative_to(root)) for name in ("models", "results")
+                  for path in (root / name).rglob("*")
+                  if ".staging-" in path.name or path.name.endswith((".old", ".partial", ".tmp")))
+
+
+@pytest.fixture(scope="module")
+def before(tmp_path_factory):
+    """A complete ``BEFORE_RUN``: its root and the snapshot of its two output directories."""
+    root = tmp_path_factory.mktemp("before")
+    run_train(root, BEFORE_RUN)
+    return root, {name: snapshot(root / name / TASK) for name in ("results", "models")}
+
+
+def copy_of(before_root: Path, root: Path) -> Path:
+    for name in ("models", "results"):
+        shutil.copytree(before_root / name, root / name)
+    return root
+
+
+# Where to strike: each maker, given the run's root, returns a test that turns true at that point.
+def _preprocessing(root: Path):
+    # With a cold cache the training contexts' analyses are stored first: the test contexts are
+    # being analysed now.
+    return lambda: any((root / "cache" / "preprocess").glob("*"))
+
+
+def _training(root: Path):
+    return lambda: any((root / "models").glob(f".{TASK}.staging-*"))
+
+
+def _saving(root: Path):
+    """A model file written in the staging copy (not one of the hard links it starts as)."""
+    linked = {_inode(path) for path in (root / "models" / TASK).glob("*/*")}
+    return lambda: any(_inode(path) not in linked
+                       for path in (root / "models").glob(f".{TASK}.staging-*/*/*"))
+
+
+def _swapping(root: Path):
+    """The results directory is swapped in; the models directory is next."""
+    before = _inode(root / "results" / TASK / "timings.json")
+    return lambda: _inode(root / "results" / TASK / "timings.json") not in (before, None)
+
+
+def _inode(path: Path) -> int | None:
+    try:
+        return path.stat().st_ino
+    except FileNotFoundError:  # renamed or removed by the run since it was listed
+        return None
+
+
+POINTS = {"preprocess": _preprocessing, "train": _training, "save": _saving, "swap": _swapping}
+
+
+def strike(process: subprocess.Popen, root: Path, point: str, signal_number: int) -> bool:
+    """Send ``signal_number`` to the run's process group once ``point`` is reached; False if the
+    run ended first."""
+    reached = POINTS[point](root)
+    deadline = time.monotonic() + RUN_SECONDS
+    while process.poll() is None and time.monotonic() < deadline:
+        if reached():
+            os.killpg(process.pid, signal_number)
+            return True
+        time.sleep(0.001)
+    return False
+
+
+@pytest.mark.parametrize("point, signal_number", [
+    ("preprocess", signal.SIGINT), ("train", signal.SIGINT), ("save", signal.SIGINT),
+    ("preprocess", signal.SIGKILL), ("train", signal.SIGKILL), ("swap", signal.SIGKILL),
+], ids=lambda value: value.name if isinstance(value, signal.Signals) else value)
+def test_killed_run_leaves_outputs_as_before_or_complete(before, tmp_path, point, signal_number):
+    before_root, before_files = before
+    root = copy_of(before_root, tmp_path)
+    # two training processes where training is struck: Ctrl-C reaches joblib's workers too
+    process = start_train(root, NEW_RUN, jobs=2 if point == "train" else 1)
+    assert strike(process, root, point, signal_number), f"the run ended before {point}"
+    stdout, stderr = process.communicate(timeout=RUN_SECONDS)
+    states = check_before_or_complete(root, before_files)
+    if point == "swap":
+        assert states["results"] == "new"
+    else:
+        assert states == {"results": "before", "models": "before"}
+    if signal_number == signal.SIGINT:
+        assert process.returncode == 130, stderr
+        assert stderr.strip() == "train: interrupted", stderr  # one line, no traceback
+        assert leftovers(root) == []
+    else:
+        assert process.returncode == -signal.SIGKILL
+
+
+def test_rerun_after_a_kill_cleans_up_and_completes(before, tmp_path):
+    root = copy_of(before[0], tmp_path)
+    process = start_train(root, NEW_RUN)
+    assert strike(process, root, "save", signal.SIGKILL)
+    process.wait(timeout=RUN_SECONDS)
+    assert leftovers(root), "a killed run leaves its staging directories"
+    run_train(root, NEW_RUN)
+    assert check_before_or_complete(root, before[1]) == {"results": "new", "models": "new"}
+    assert leftovers(root) == []
+
+
+def test_concurrent_runs_into_the_same_directories_serialize(tmp_path):
+    """The second run waits for the first's lock and says so; each keeps the other's systems."""
+    first = start_train(tmp_path, NEW_RUN, systems=("commonest", "dlist"), jobs=2)
+    assert strike(first, tmp_path, "train", signal.SIGSTOP)  # holds the locks, frozen
+    second_log = tmp_path / "second.stderr"
+    with open(second_log, "w") as log:
+        second = start_train(tmp_path, NEW_RUN, systems=("svm",), stderr=log)
+        deadline = time.monotonic() + RUN_SECONDS
+        while "waiting for another run" not in second_log.read_text():
+            assert second.poll() is None and time.monotonic() < deadline, second_log.read_text()
+            time.sleep(0.05)
+        os.killpg(first.pid, signal.SIGCONT)
+        first_out, first_err = first.communicate(timeout=RUN_SECONDS)
+        second_out, _ = second.communicate(timeout=RUN_SECONDS)
+    assert first.returncode == 0, first_err
+    assert second.returncode == 0, second_log.read_text()
+    assert f"waiting for another run writing {tmp_path / 'models' / TASK}" in second_log.read_text()
+    check_complete_results(tmp_path / "results" / TASK)
+    check_complete_models(tmp_path / "models")
+    assert leftovers(tmp_path) == []
+
+
+def test_the_swap_is_one_atomic_exchange(tmp_path, monkeypatch):
+    """On Linux the final directory never goes missing: no rename is left to do."""
+    final = tmp_path / "task"
+    final.mkdir()
+    (final / "old.ans").write_text("old")
+    with staging.staged_directory(final) as stage:
+        (stage / "new.ans").write_text("new")
+        monkeypatch.setattr(os, "rename", _no_rename)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["task"]
+    assert sorted(path.name for path in final.iterdir()) == ["new.ans", "old.ans"]
+
+
+def test_without_the_exchange_two_renames_swap(tmp_path, monkeypatch):
+    monkeypatch.setattr(staging, "_exchange", lambda first, second: False)
+    final = tmp_path / "task"
+    final.mkdir()
+    with staging.staged_directory(final) as stage:
+        (stage / "new.ans").write_text("new")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["task"]
+    assert (final / "new.ans").read_text() == "new"
+
+
+def _no_rename(source, target):
+    raise AssertionError(f"rename {source} -> {target}: not one atomic step")

@@ -1,0 +1,95 @@
+"""``bin/evaluate``: tag all-words datasets with the SemCor-trained systems and score them.
+
+    bin/evaluate --task semcor [--datasets senseval2,senseval3,semeval2007] [--systems LIST]
+                 [--data-dir DIR] [--models-dir DIR] [--out-dir DIR] [--jobs N]
+
+``--datasets`` takes registered names (senseval2, senseval3, semeval2007, semeval2013,
+semeval2015, ALL, lexen-v1) and paths of ``NAME.data.xml`` files with ``NAME.gold.key.txt``
+beside them. Keys go to ``results/semcor/<system>.<dataset>.key``, figures to
+``results/semcor/scores.json``; the table shows them beside the published rows of Raganato et al.
+(2017).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from wsd_classic import settings
+from wsd_classic.cli import entry_point
+from wsd_classic.errors import WsdError
+from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE
+from wsd_classic.tasks import allwords
+from wsd_classic.tasks.allwords_evaluation import evaluate, resolve_datasets
+from wsd_classic.tasks.timing import StageTimer
+
+DEFAULT_DATASETS = "senseval2,senseval3,semeval2007"
+COLUMN = 18  # width of one dataset's "P R F1" group
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="evaluate", description=__doc__.split("\n")[0])
+    parser.add_argument("--task", choices=[allwords.TASK], default=allwords.TASK,
+                        help=f"the all-words task (default {allwords.TASK})")
+    parser.add_argument("--datasets", default=DEFAULT_DATASETS,
+                        help=f"comma-separated names or NAME.data.xml paths "
+                             f"(default {DEFAULT_DATASETS})")
+    parser.add_argument("--systems", default=",".join(allwords.ESTIMATORS),
+                        help=f"comma-separated (default {','.join(allwords.ESTIMATORS)})")
+    parser.add_argument("--data-dir", type=Path, help=f"corpora (default ${settings.DATA_ENV} "
+                                                      "or ./data)")
+    parser.add_argument("--models-dir", type=Path, help="root of saved models (default models/)")
+    parser.add_argument("--out-dir", type=Path, help="root of results (default results/)")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                        help="processes for spaCy (default: 2)")
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    return args
+
+
+def _names(value: str, option: str) -> list[str]:
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    if not names:
+        raise WsdError(f"{option} names nothing")
+    return names
+
+
+@entry_point
+def main(argv=None):
+    args = parse_args(argv)
+    chosen = allwords.check_systems(_names(args.systems, "--systems"))
+    timer = StageTimer()
+    with timer.stage("locate"):
+        datasets = resolve_datasets(_names(args.datasets, "--datasets"), args.data_dir)
+    with timer.stage("tag and score"):
+        result = evaluate(chosen, datasets, settings.models_dir(args.models_dir),
+                          settings.results_dir(args.out_dir), args.jobs)
+    print(results_table(result.scores, [dataset.name for dataset in datasets]))
+    print()
+    print(f"keys and scores.json in {result.out_dir}/; tagging speed: " + ", ".join(
+        f"{system} {rate:,.0f} targets/s" for system, rate in result.speed.items()))
+    print(timer.summary())
+
+
+def results_table(scores: dict[str, dict[str, dict]], datasets: list[str]) -> str:
+    """P/R/F1 (%) of our systems per dataset, best F1 on the first dataset first, then the
+    published F1 of Raganato et al. (2017) where it exists."""
+    header = f"{'system':<16}" + "".join(f"{name:>{COLUMN}}" for name in datasets)
+    subheader = f"{'':<16}" + f"{'P':>8}{'R':>5}{'F1':>5}" * len(datasets)
+    lines = ["All-words WSD, Raganato et al.'s scorer (%)", header, subheader,
+             "-" * len(header)]
+    ranked = sorted(scores.items(), key=lambda item: -item[1][datasets[0]]["f1"])
+    for system, figures in ranked:
+        lines.append(f"{system + ' (ours)':<16}" + "".join(
+            f"{100 * figures[name]['precision']:>8.1f}{100 * figures[name]['recall']:>5.1f}"
+            f"{100 * figures[name]['f1']:>5.1f}" for name in datasets))
+    published = [(system, row) for system, row in RAGANATO_2017.items()
+                 if any(name in row for name in datasets)]
+    if published:
+        lines.append(f"published F1 [{RAGANATO_SOURCE}]:")
+        for system, row in published:
+            lines.append(f"{system:<16}" + "".join(
+                f"{row[name]:>{COLUMN}.1f}" if name in row else f"{'-':>{COLUMN}}"
+                for name in datasets))
+    return "\n".join(lines)

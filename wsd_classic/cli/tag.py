@@ -1,0 +1,109 @@
+"""``bin/tag``: the sense distributions a trained system gives the words of new text.
+
+    bin/tag [--task senseval2-ls] [--system svm] [--format text|jsonl|senseval] [--explain]
+            [--models-dir DIR] [--output FILE] [FILE ...]      (standard input without FILE)
+    bin/tag --senseval FILE.xml [--task ...] [--system ...]    (answer lines for its instances)
+    bin/tag --task semcor --raganato FILE.data.xml [--format key|jsonl]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from wsd_classic import settings, systems
+from wsd_classic.cli import entry_point
+from wsd_classic.corpora.keys import write_lines_atomically
+from wsd_classic.tasks import tagging
+from wsd_classic.tasks.timing import StageTimer
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="tag", description=__doc__.split("\n")[0])
+    parser.add_argument("files", nargs="*", metavar="FILE",
+                        help="plain UTF-8 text files ('-' or none: standard input)")
+    parser.add_argument("--task", help="the task the model was trained for (default "
+                                       f"senseval2-ls; {tagging.ALLWORDS_TASK} with --raganato)")
+    parser.add_argument("--system", default="svm",
+                        help=f"one of {', '.join(systems.SYSTEMS)} (default svm); with --raganato "
+                             "an all-words system (mfs, wn1, svm, dlist)")
+    parser.add_argument("--format", choices=sorted({*tagging.TEXT_FORMATS,
+                                                    *tagging.RAGANATO_FORMATS}),
+                        help="text (default), jsonl or senseval; key or jsonl with --raganato")
+    parser.add_argument("--senseval", type=Path, metavar="FILE.xml",
+                        help="tag the instances of a SENSEVAL lexical-sample file instead")
+    parser.add_argument("--raganato", type=Path, metavar="FILE.data.xml",
+                        help="tag the instances of a Raganato all-words file instead")
+    parser.add_argument("--explain", action="store_true",
+                        help="add the evidence behind each target's best sense")
+    parser.add_argument("--models-dir", type=Path, help="root of saved models (default models/)")
+    parser.add_argument("--output", "-o", type=Path,
+                        help="write here (atomically) instead of standard output")
+    parser.add_argument("--jobs", type=int, default=1, help="spaCy processes (default 1)")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no summary on stderr")
+    args = parser.parse_args(argv)
+    if args.senseval and args.raganato:
+        parser.error("give --senseval or --raganato, not both")
+    if (args.senseval or args.raganato) and args.files:
+        parser.error("--senseval and --raganato take no text FILE")
+    if args.raganato:
+        args.task = args.task or tagging.ALLWORDS_TASK
+        args.format = args.format or "key"
+        if args.task != tagging.ALLWORDS_TASK:
+            parser.error(f"--raganato tags with the {tagging.ALLWORDS_TASK} all-words models: "
+                         f"--task {tagging.ALLWORDS_TASK}")
+        if args.format not in tagging.RAGANATO_FORMATS:
+            parser.error(f"--raganato writes {' or '.join(tagging.RAGANATO_FORMATS)}, "
+                         f"not {args.format}")
+    else:
+        args.task = args.task or "senseval2-ls"
+        args.format = args.format or ("senseval" if args.senseval else "text")
+        if args.format not in tagging.TEXT_FORMATS:
+            parser.error(f"--format {args.format} is for --raganato only")
+        if args.senseval and args.format != "senseval":
+            parser.error("--senseval writes answer lines: --format senseval")
+    if (args.senseval or args.raganato) and args.explain:
+        parser.error("--explain applies to plain text input")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    args.files = args.files or ["-"]
+    return args
+
+
+@entry_point
+def main(argv=None):
+    args = parse_args(argv)
+    models_root = settings.models_dir(args.models_dir)
+    timer = StageTimer()
+    counts = tagging.TagCounts()
+    if args.senseval:
+        lines = tagging.tag_senseval_file(args.senseval, args.task, args.system, models_root,
+                                          args.jobs, counts)
+    elif args.raganato:
+        lines = tagging.tag_raganato_file(args.raganato, args.system, models_root, args.format,
+                                          args.jobs, counts)
+    else:
+        with timer.stage("load"):
+            nlp = tagging.tagging_pipeline(args.task, args.system, models_root, args.explain)
+        targets = tagging.tag_text(nlp, args.files, counts, jobs=args.jobs)
+        lines = tagging.format_targets(targets, args.format)
+    with timer.stage("tag"):
+        if args.output is not None:
+            write_lines_atomically(args.output, lines)
+        else:
+            for line in lines:
+                sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+    if not args.quiet:
+        for name in counts.empty:
+            print(f"tag: {name}: no text to tag", file=sys.stderr)
+        print(f"tag: {_summary(counts, timer)}", file=sys.stderr)
+    return 0
+
+
+def _summary(counts: tagging.TagCounts, timer: StageTimer) -> str:
+    seconds = timer.seconds.get("tag", 0.0)
+    rate = f", {counts.tokens / seconds:,.0f} tokens/s" if counts.tokens and seconds else ""
+    tokens = f" in {counts.tokens:,} tokens" if counts.tokens else ""
+    return (f"{counts.targets:,} targets{tokens} of {len(counts.documents)} document(s){rate}; "
+            f"{timer.summary()}")

@@ -1,0 +1,248 @@
+"""The all-words task: systems trained on SemCor that tag any Raganato-format dataset.
+
+Training is the lexical sample's, per lexelt (``lemma.pos``, e.g. ``bank.n``): SemCor's
+sense-tagged words become a ``LexicalSample`` with one lexelt per lemma and part of speech, their
+contexts are featurized by the same extractors, and ``tasks.lexical_sample.train`` fits the same
+estimators on every lexelt: ``svm``, ``dlist``, and ``mfs``, which is the ``commonest``
+estimator (the lexelt's SemCor sense distribution). A lexelt SemCor tags with one sense only has
+nothing to learn from features, so its estimator is fitted on empty feature lists and answers
+that sense. ``wn1`` needs no training: WordNet's first sense.
+
+Tagging restricts a system's distribution to the target's candidates (the lemma's WordNet 3.0
+senses for its part of speech); a lemma SemCor never tagged, or none of whose SemCor senses is a
+candidate, backs off to WordNet's first sense. Every target gets exactly one key.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from tqdm import tqdm
+
+from wsd_classic import features as feature_groups
+from wsd_classic import modelstore, systems
+from wsd_classic.corpora import registry
+from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
+from wsd_classic.corpora.semcor import PARTS
+from wsd_classic.errors import WsdError
+from wsd_classic.modelstore import TrainedSystem
+from wsd_classic.systems.first_sense import first_sense, rank, wordnet_senses
+from wsd_classic.tasks import allwords_preprocess, lexical_sample
+from wsd_classic.tasks.allwords_corpus import (
+    AllWordsCorpus, Target, read_raganato_corpus, read_semcor_corpus)
+from wsd_classic.tasks.lexical_sample import FeaturizedCorpus
+from wsd_classic.tasks.timing import StageTimer
+
+TASK = "semcor"
+SEMCOR_DATASET = "semcor-3.0"  # its name in corpora.registry
+# All-words system -> the estimator (a ``systems.SYSTEMS`` name) fitted per lexelt; None: none.
+ESTIMATORS = {"mfs": "commonest", "wn1": None, "svm": "svm", "dlist": "dlist"}
+# Sentences on each side of the target's that the bag of words reads (bench/semcor.py --tune).
+CONTEXT_SENTENCES = 1
+NO_FEATURES = {group: () for group in feature_groups.EXTRACTORS}
+
+
+@dataclass(frozen=True)
+class TaggedInstance:
+    """A target's answer: ``senses`` is the distribution over its candidates, best first,
+    summing to 1; ``key`` the chosen sense; ``rank`` its 1-based position in WordNet's order."""
+
+    instance_id: str
+    senses: list[tuple[str, float]]
+    key: str
+    rank: int
+
+
+def check_systems(names: Iterable[str]) -> list[str]:
+    names = list(names)
+    unknown = [name for name in names if name not in ESTIMATORS]
+    if unknown:
+        raise WsdError(f"unknown all-words system {', '.join(unknown)}; known: "
+                       f"{', '.join(ESTIMATORS)}")
+    return names
+
+
+# --- features ----------------------------------------------------------------------------------
+
+def as_lexical_sample(corpus: AllWordsCorpus, targets: Iterable[Target]) -> LexicalSample:
+    """``targets`` as lexical-sample instances, one lexelt per ``lemma.pos`` (sorted).
+
+    An instance's text is its sentence (one string per sentence, shared) and its head the
+    target word's character span there.
+    """
+    texts: dict[int, tuple[str, list[int]]] = {}
+    by_lexelt: dict[str, list[Instance]] = defaultdict(list)
+    for target in targets:
+        if target.sentence not in texts:
+            words = corpus.sentences[target.sentence].words
+            starts = [0]
+            for word in words[:-1]:
+                starts.append(starts[-1] + len(word) + 1)
+            texts[target.sentence] = (" ".join(words), starts)
+        text, starts = texts[target.sentence]
+        start = starts[target.token]
+        head = (start, start + len(corpus.sentences[target.sentence].words[target.token]))
+        by_lexelt[target.lexelt].append(Instance(
+            target.id, target.lexelt, text, head, answers=target.keys,
+            docsrc=corpus.sentences[target.sentence].document))
+    return LexicalSample([Lexelt(item, instances) for item, instances in sorted(by_lexelt.items())],
+                         corpus.source)
+
+
+def featurize(corpus: AllWordsCorpus, sample: LexicalSample, context_sentences: int,
+              needs_features: Callable[[Target], bool], jobs: int = 1,
+              progress: bool | None = None, description: str = "spaCy") -> FeaturizedCorpus:
+    """Features of the targets ``needs_features`` selects; the others get none.
+
+    Feature names are interned: the same few hundred thousand names recur across hundreds of
+    thousands of targets.
+    """
+    table = {instance.id: NO_FEATURES for instance in sample.instances()}
+
+    def selected(target: Target) -> bool:
+        return target.id in table and needs_features(target)
+
+    count = sum(map(selected, corpus.targets))
+    if not count:
+        return FeaturizedCorpus(sample, table)
+    analyses = allwords_preprocess.analyse(corpus, jobs, progress, description)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    docs = allwords_preprocess.contexts(corpus, analyses, context_sentences, selected)
+    for doc in tqdm(docs, total=count, desc="features", unit="target", disable=not progress,
+                    file=sys.stderr):
+        table[doc.id] = {group: [sys.intern(name) for name in extract(doc)]
+                         for group, extract in feature_groups.EXTRACTORS.items()}
+    return FeaturizedCorpus(sample, table)
+
+
+# --- training ----------------------------------------------------------------------------------
+
+@dataclass
+class TrainingData:
+    """SemCor ready for the estimators, and what the models must record about it."""
+
+    corpus: AllWordsCorpus
+    featurized: FeaturizedCorpus
+    info: dict
+
+
+def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_features: bool = True,
+                     context_sentences: int = CONTEXT_SENTENCES, jobs: int = 1,
+                     progress: bool | None = None) -> TrainingData:
+    """Read SemCor and featurize the targets of its lexelts with two senses or more."""
+    parts = tuple(parts)
+    corpus = read_semcor_corpus(semcor_root, parts)
+    senses: dict[str, set[str]] = defaultdict(set)
+    for target in corpus.targets:
+        senses[target.lexelt].update(target.keys)
+    multi_sense = {lexelt for lexelt, keys in senses.items() if len(keys) >= 2}
+    sample = as_lexical_sample(corpus, corpus.targets)
+    featurized = featurize(
+        corpus, sample, context_sentences,
+        (lambda target: target.lexelt in multi_sense) if with_features else (lambda target: False),
+        jobs, progress, "spaCy (SemCor)")
+    info = {"training": "SemCor 3.0", "parts": list(parts),
+            "training_sha256": registry.tree_sha256(
+                Path(semcor_root), tuple(f"{part}/tagfiles" for part in parts)),
+            "context_sentences": context_sentences, "targets": len(corpus.targets),
+            "lexelts": len(senses), "multi_sense_lexelts": len(multi_sense),
+            "unknown_keys": corpus.unknown_keys}
+    return TrainingData(corpus, featurized, info)
+
+
+def train_system(name: str, data: TrainingData, jobs: int = 1,
+                 progress: bool | None = None) -> TrainedSystem:
+    """Fit the all-words system ``name`` (not ``wn1``) on every SemCor lexelt."""
+    trained = lexical_sample.train(ESTIMATORS[name], data.featurized, TASK, jobs, progress)
+    trained.info = {**data.info, "all_words_system": name}
+    return trained
+
+
+def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: int = 1) -> str:
+    """The ``bin/train --task semcor`` job: train and save ``names``; returns the report."""
+    timer = StageTimer()
+    trainable = [name for name in check_systems(names) if ESTIMATORS[name] is not None]
+    with_features = any(systems.SYSTEMS[ESTIMATORS[name]][0].feature_groups for name in trainable)
+    with timer.stage("read and preprocess"):
+        data = prepare_training(semcor_root, with_features=with_features, jobs=jobs)
+    info = data.info
+    lines = [f"SemCor ({', '.join(info['parts'])}): {len(data.corpus.sentences):,} sentences, "
+             f"{info['targets']:,} sense-tagged words in {info['lexelts']:,} lexelts "
+             f"({info['multi_sense_lexelts']:,} with two senses or more); "
+             f"{info['unknown_keys']:,} tags of senses WordNet 3.0 lacks left out"]
+    for name in names:
+        if ESTIMATORS[name] is None:
+            lines.append(f"{name}: nothing to train (WordNet's first sense)")
+            continue
+        with timer.stage(f"train {name}"):
+            trained = train_system(name, data, jobs)
+        with timer.stage("save"):
+            path = modelstore.save(trained, models_root)
+        lines.append(f"{name}: {ESTIMATORS[name]} estimators for {len(trained.models):,} "
+                     f"lexelts saved to {path}")
+    lines.append(timer.summary())
+    return "\n".join(lines)
+
+
+# --- tagging -----------------------------------------------------------------------------------
+
+class AllWordsTagger:
+    """A trained all-words system (``trained`` None for ``wn1``) that tags any number of corpora."""
+
+    def __init__(self, trained: TrainedSystem | None):
+        self.trained = trained
+
+    @classmethod
+    def load(cls, system: str, models_root: Path) -> "AllWordsTagger":
+        estimator = ESTIMATORS[check_systems([system])[0]]
+        return cls(modelstore.load(models_root, TASK, estimator) if estimator else None)
+
+    def tag(self, corpus: AllWordsCorpus, jobs: int = 1,
+            progress: bool | None = None) -> list[TaggedInstance]:
+        """Every target of ``corpus``, in corpus order, with exactly one candidate key."""
+        distributions = self._distributions(corpus, jobs, progress) if self.trained else {}
+        return [decide(target, distributions.get(target.id)) for target in corpus.targets]
+
+    def _distributions(self, corpus: AllWordsCorpus, jobs: int,
+                       progress: bool | None) -> dict[str, dict[str, float]]:
+        models = self.trained.models
+        sample = as_lexical_sample(
+            corpus, (target for target in corpus.targets if target.lexelt in models))
+        reads_features = bool(systems.SYSTEMS[self.trained.system][0].feature_groups)
+        context_sentences = self.trained.info.get("context_sentences", CONTEXT_SENTENCES)
+        featurized = featurize(
+            corpus, sample, context_sentences,
+            lambda target: reads_features and len(models[target.lexelt].classes_) > 1,
+            jobs, progress)
+        return {instance: weights
+                for _, instance, weights in lexical_sample.tag(self.trained, featurized)}
+
+
+def decide(target: Target, weights: dict[str, float] | None) -> TaggedInstance:
+    """The answer for ``target`` from a system's sense weights (None: the system knows nothing).
+
+    Only candidates keep weight; with none left, WordNet's first sense takes it all. Ties go to
+    the sense WordNet lists first.
+    """
+    candidates = wordnet_senses(target.lemma, target.pos)
+    kept = {key: weights.get(key, 0.0) for key in candidates} if weights else {}
+    total = sum(kept.values())
+    if total > 0:
+        distribution = {key: weight / total for key, weight in kept.items()}
+    else:
+        distribution = {key: 0.0 for key in candidates} | first_sense(candidates)
+    ordered = sorted(candidates, key=lambda key: -distribution[key])
+    return TaggedInstance(target.id, [(key, distribution[key]) for key in ordered], ordered[0],
+                          rank(ordered[0], candidates))
+
+
+def tag_raganato(path: str | os.PathLike, system: str, models_root: Path, *, jobs: int = 1,
+                 progress: bool | None = None) -> Iterator[TaggedInstance]:
+    """Tag every instance of a Raganato-format ``*.data.xml`` file, in file order."""
+    tagger = AllWordsTagger.load(system, models_root)
+    yield from tagger.tag(read_raganato_corpus(path), jobs, progress)

@@ -1,0 +1,99 @@
+"""The ``bin/evaluate --task semcor`` job: tag Raganato-format datasets, write keys, score them.
+
+A dataset is a registered name (``senseval2``, ``semeval2007``, ``ALL``, ``lexen-v1``, ...: its
+files are located and verified by ``corpora.registry``) or the path of any ``NAME.data.xml`` whose
+gold key lies beside it as ``NAME.gold.key.txt``. For each system and dataset the answers go to
+``<out>/semcor/<system>.<dataset>.key`` and the figures of Raganato et al.'s scorer to
+``<out>/semcor/scores.json`` as ``{system: {dataset: {precision, recall, f1, ...}}}``.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from wsd_classic.corpora import registry
+from wsd_classic.corpora.raganato import read_raganato_key, write_raganato_key
+from wsd_classic.errors import WsdError
+from wsd_classic.scoring.raganato import score_raganato
+from wsd_classic.tasks.allwords import TASK, AllWordsTagger
+from wsd_classic.tasks.allwords_corpus import read_raganato_corpus
+from wsd_classic.tasks.lexical_sample_run import write_json_atomically
+
+DATA_SUFFIX = ".data.xml"
+GOLD_SUFFIX = ".gold.key.txt"
+
+
+@dataclass(frozen=True)
+class EvaluationSet:
+    name: str
+    data: Path
+    gold: Path
+
+
+def resolve_dataset(spec: str, data_dir=None) -> EvaluationSet:
+    """A registered dataset name, or a ``*.data.xml`` path with its gold key beside it."""
+    if spec.endswith(DATA_SUFFIX):
+        data = Path(spec)
+        gold = data.with_name(data.name[:-len(DATA_SUFFIX)] + GOLD_SUFFIX)
+        for path in (data, gold):
+            if not path.is_file():
+                raise WsdError("no such file (a dataset needs NAME.data.xml and NAME.gold.key.txt "
+                               "side by side)", path)
+        return EvaluationSet(data.name[:-len(DATA_SUFFIX)], data, gold)
+    data_name, gold_name = spec + DATA_SUFFIX, spec + GOLD_SUFFIX
+    registered = registry.DATASETS.get(spec)
+    if registered is None or data_name not in registered.paths():
+        known = [name for name, dataset in registry.DATASETS.items()
+                 if name + DATA_SUFFIX in dataset.paths()]
+        raise WsdError(f"{spec!r} is not an all-words dataset: give one of {', '.join(known)} or "
+                       f"a path ending in {DATA_SUFFIX}")
+    return EvaluationSet(spec, registry.file(spec, data_name, data_dir),
+                         registry.file(spec, gold_name, data_dir))
+
+
+def resolve_datasets(specs: list[str], data_dir=None) -> list[EvaluationSet]:
+    datasets = [resolve_dataset(spec, data_dir) for spec in specs]
+    names = [dataset.name for dataset in datasets]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise WsdError(f"two datasets named {', '.join(repeated)}: their key files would clash")
+    return datasets
+
+
+@dataclass
+class Evaluation:
+    """Figures (fractions) by system and dataset, and tagging speed (targets per second)."""
+
+    scores: dict[str, dict[str, dict]]
+    speed: dict[str, float]
+    out_dir: Path
+
+
+def evaluate(system_names: list[str], datasets: list[EvaluationSet], models_root: Path,
+             results_root: Path, jobs: int = 1) -> Evaluation:
+    """Tag every dataset with every system, write the key files and ``scores.json``."""
+    out_dir = Path(results_root) / TASK
+    out_dir.mkdir(parents=True, exist_ok=True)
+    corpora = {dataset.name: read_raganato_corpus(dataset.data) for dataset in datasets}
+    golds = {dataset.name: read_raganato_key(dataset.gold) for dataset in datasets}
+    scores: dict[str, dict[str, dict]] = {}
+    speed = {}
+    for system in system_names:
+        tagger = AllWordsTagger.load(system, models_root)
+        scores[system] = {}
+        started, targets = time.perf_counter(), 0
+        for dataset in datasets:
+            tagged = tagger.tag(corpora[dataset.name], jobs)
+            targets += len(tagged)
+            write_raganato_key(out_dir / f"{system}.{dataset.name}.key",
+                               [(answer.instance_id, [answer.key]) for answer in tagged])
+            result = score_raganato(golds[dataset.name],
+                                    {answer.instance_id: [answer.key] for answer in tagged})
+            scores[system][dataset.name] = {
+                "precision": result.precision, "recall": result.recall, "f1": result.f1,
+                "correct": result.correct, "answered": result.answered,
+                "instances": result.instances}
+        speed[system] = targets / max(time.perf_counter() - started, 1e-9)
+    write_json_atomically(out_dir / "scores.json", scores)
+    return Evaluation(scores, speed, out_dir)
