@@ -29,7 +29,7 @@ from wsd_classic.corpora.lexsample import read_lexical_sample  # noqa: E402
 from wsd_classic.tasks import lexical_sample  # noqa: E402
 
 GRIDS = {
-    "svm": {"C": [0.03, 0.1, 0.3, 1.0, 3.0]},
+    "svm": {"C": [0.3, 1.0, 3.0, 10.0, 30.0]},
     "dlist": {"alpha": [0.3, 1.0, 2.0, 4.0, 8.0, 16.0], "min_count": [1, 2, 3, 4]},
 }
 
@@ -93,6 +93,9 @@ def main() -> int:
         print(f"{system}: best {best['params']} ({100 * best['accuracy']:.2f})", flush=True)
     out = Path(__file__).resolve().parent / "results" / "tune.json"
     out.parent.mkdir(parents=True, exist_ok=True)
+    # Systems not tuned in this call keep their earlier results.
+    previous = json.loads(out.read_text())["results"] if out.is_file() else {}
+    results = {**previous, **results}
     out.write_text(json.dumps({"folds": args.folds, "results": results,
                                "best": {s: max(r, key=lambda row: row["accuracy"])["params"]
                                         for s, r in results.items()}}, indent=2) + "\n")

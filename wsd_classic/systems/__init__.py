@@ -15,7 +15,7 @@ SYSTEMS: dict[str, tuple[type[SenseClassifier], dict]] = {
     "lesk": (Lesk, {"use_corpus": False}),
     "lesk-corpus": (Lesk, {"use_corpus": True}),
     "dlist": (DecisionList, {"alpha": 4.0, "min_count": 2}),
-    "svm": (LinearSVM, {"C": 1.0}),
+    "svm": (LinearSVM, {"C": 10.0}),
 }
 # Systems that read WordNet glosses: skipped on corpora whose sense ids are not WordNet keys.
 NEEDS_WORDNET_KEYS = frozenset({"lesk", "lesk-corpus"})

@@ -13,6 +13,14 @@ import numpy as np
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin
 
+from wsd_classic.errors import WsdError
+
+# The linear SVM (liblinear too) and the decision list hold dense senses x features and senses x
+# training-rows arrays. A lexelt whose arrays would pass this many entries (256 MiB of float64
+# each) is refused rather than left to exhaust memory: the largest SENSEVAL-2 lexelt needs 0.2
+# million, SemCor's (be.v) a few million; 5,000 senses with 60,000 features would need 300.
+MAX_DENSE_ENTRIES = 1 << 25
+
 
 class SenseClassifier(ClassifierMixin, BaseEstimator):
     #: feature groups the system reads (``features.EXTRACTORS`` names)
@@ -67,3 +75,13 @@ def vocabulary_of(names: Sequence[str]) -> dict[str, int]:
 def vocabulary_names(vocabulary: dict[str, int]) -> list[str]:
     """Feature names in index order."""
     return sorted(vocabulary, key=vocabulary.__getitem__)
+
+
+def check_dense_size(senses: int, features: int, rows: int) -> None:
+    """``WsdError`` unless dense senses x features and senses x rows arrays stay within
+    ``MAX_DENSE_ENTRIES``."""
+    columns, name = (features, "features") if features >= rows else (rows, "training rows")
+    if senses * columns > MAX_DENSE_ENTRIES:
+        raise WsdError(f"{senses:,} senses x {columns:,} {name} need dense arrays of "
+                       f"{senses * columns * 8 / 2 ** 30:.1f} GiB each, over the limit of "
+                       f"{MAX_DENSE_ENTRIES * 8 / 2 ** 20:.0f} MiB: choose other --systems for it")

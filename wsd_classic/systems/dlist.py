@@ -12,7 +12,7 @@ import numpy as np
 
 from wsd_classic.systems import candidates
 from wsd_classic.systems.base import (SenseClassifier, binary_matrix, build_vocabulary,
-                                      vocabulary_names, vocabulary_of)
+                                      check_dense_size, vocabulary_names, vocabulary_of)
 
 
 class DecisionList(SenseClassifier):
@@ -31,6 +31,7 @@ class DecisionList(SenseClassifier):
         self.vocabulary_ = build_vocabulary(X)
         self.plain_senses_ = candidates.senses_seen_without_particles(X, y)
         weights = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
+        check_dense_size(len(self.classes_), len(self.vocabulary_), len(y))
         targets = np.zeros((len(y), len(self.classes_)))
         targets[np.arange(len(y)), np.searchsorted(self.classes_, y)] = weights
         counts = np.asarray((binary_matrix(X, self.vocabulary_).T @ targets))

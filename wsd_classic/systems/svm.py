@@ -10,18 +10,20 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from scipy.optimize import minimize_scalar
+from scipy.optimize import minimize
 from scipy.special import log_softmax, softmax
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GroupKFold
+from sklearn.preprocessing import normalize
 from sklearn.svm import LinearSVC
 
 from wsd_classic.systems import candidates
 from wsd_classic.systems.base import (SenseClassifier, binary_matrix, build_vocabulary,
-                                      vocabulary_names, vocabulary_of)
+                                      check_dense_size, vocabulary_names, vocabulary_of)
 
-CALIBRATION_FOLDS = 3
+CALIBRATION_FOLDS = 5
 TEMPERATURE_BOUNDS = (0.02, 20.0)
+SHARE_BOUNDS = (0.0, 0.5)
 
 
 def _fit_svc(matrix, y, weights, C: float) -> LinearSVC:
@@ -48,7 +50,7 @@ class LinearSVM(SenseClassifier):
     feature_groups = ("bow", "colloc", "pos", "syntax")
     uses_candidate_filter = True
 
-    def __init__(self, C: float = 1.0, calibrate: bool = True, restrict_candidates: bool = True,
+    def __init__(self, C: float = 10.0, calibrate: bool = True, restrict_candidates: bool = True,
                  random_state: int = 0):
         self.C = C
         self.calibrate = calibrate
@@ -61,12 +63,13 @@ class LinearSVM(SenseClassifier):
         self.plain_senses_ = candidates.senses_seen_without_particles(X, y)
         y = np.asarray(y)
         weights = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
-        self.temperature_ = 1.0
+        self.temperature_, self.prior_share_ = 1.0, 0.0
+        check_dense_size(len(self.classes_), len(self.vocabulary_), len(y))
         if len(self.classes_) == 1:
             self.coef_ = np.zeros((1, len(self.vocabulary_)))
             self.intercept_ = np.zeros(1)
             return self
-        matrix = binary_matrix(X, self.vocabulary_)
+        matrix = self._matrix(X)
         svc = _fit_svc(matrix, y, weights, self.C)
         coef, intercept = svc.coef_, svc.intercept_
         if len(self.classes_) == 2:
@@ -74,20 +77,22 @@ class LinearSVM(SenseClassifier):
             intercept = np.concatenate([-intercept, intercept]) / 2
         self.coef_, self.intercept_ = coef, intercept
         if self.calibrate:
-            self.temperature_ = self._fit_temperature(X, matrix, y, weights)
+            self.temperature_, self.prior_share_ = self._fit_calibration(X, matrix, y, weights)
         return self
 
-    def _fit_temperature(self, X, matrix, y, weights) -> float:
-        """The softmax temperature minimising held-out log-loss of what ``predict_proba`` emits.
+    def _fit_calibration(self, X, matrix, y, weights) -> tuple[float, float]:
+        """Temperature and prior share minimising the held-out log-loss of ``predict_proba``.
 
-        The rows of an instance with several gold tags are identical: they share a fold, or the
-        copy in the training folds would make its held-out twin look confidently wrong and the
-        temperature too high. Senses the candidate filter rules out are out of the softmax, as
-        in ``predict_proba``.
+        The distribution is (1-ε)·softmax(z/T) + ε·prior: the prior share keeps some mass for
+        senses the classifier cannot rank high (rare ones, or the sense of a held-out instance
+        its fold never saw), which a temperature alone cannot. The rows of an instance with
+        several gold tags are identical: they share a fold, or the copy in the training folds
+        would make its held-out twin look confidently wrong. Senses the candidate filter rules
+        out are left out, as in ``predict_proba``.
         """
         groups = np.unique([" ".join(sorted(set(row))) for row in X], return_inverse=True)[1]
         if groups.max() + 1 < CALIBRATION_FOLDS:
-            return 1.0
+            return 1.0, 0.0
         held_out = np.full((len(y), len(self.classes_)), -np.inf)
         folds = GroupKFold(CALIBRATION_FOLDS, shuffle=True, random_state=self.random_state)
         for train, test in folds.split(matrix, y, groups):
@@ -95,28 +100,41 @@ class LinearSVM(SenseClassifier):
                 continue
             svc = _fit_svc(matrix[train], y[train], weights[train], self.C)
             held_out[test] = _decision_matrix(svc, matrix[test], self.classes_)
-        if self.restrict_candidates:
-            held_out[~candidates.allowed_mask(X, self.classes_, self.plain_senses_)] = -np.inf
-        truth = np.searchsorted(self.classes_, y)
-        usable = np.isfinite(held_out[np.arange(len(y)), truth])
-        if not usable.any():
-            return 1.0
-        values, truth, weights = held_out[usable], truth[usable], weights[usable]
+        allowed = (candidates.allowed_mask(X, self.classes_, self.plain_senses_)
+                   if self.restrict_candidates else np.ones_like(held_out, dtype=bool))
+        held_out[~allowed] = -np.inf
+        scored = np.isfinite(held_out).any(axis=1)
+        if not scored.any():
+            return 1.0, 0.0
+        values, allowed, weights = held_out[scored], allowed[scored], weights[scored]
+        truth = np.searchsorted(self.classes_, y[scored])
+        prior = self.prior_ * allowed
+        prior /= prior.sum(axis=1, keepdims=True)
+        rows = np.arange(len(truth))
 
-        def log_loss(log_temperature: float) -> float:
-            log_p = log_softmax(values / np.exp(log_temperature), axis=1)
-            return -np.average(log_p[np.arange(len(truth)), truth], weights=weights)
+        def log_loss(parameters) -> float:
+            temperature, share = np.exp(parameters[0]), parameters[1]
+            p = (1 - share) * softmax(values / temperature, axis=1)[rows, truth]
+            p += share * prior[rows, truth]
+            return -np.average(np.log(np.maximum(p, 1e-12)), weights=weights)
 
-        result = minimize_scalar(log_loss, bounds=np.log(TEMPERATURE_BOUNDS), method="bounded")
-        return float(np.exp(result.x))
+        result = minimize(log_loss, x0=[0.0, 0.05], method="L-BFGS-B",
+                          bounds=[tuple(np.log(TEMPERATURE_BOUNDS)), SHARE_BOUNDS])
+        return float(np.exp(result.x[0])), float(result.x[1])
+
+    def _matrix(self, X):
+        """Binary features, each row scaled to unit length: liblinear's dual solver converges
+        15-20 times faster than on raw 0/1 rows, and long contexts no longer dominate."""
+        return normalize(binary_matrix(X, self.vocabulary_))
 
     def decision_function(self, X) -> np.ndarray:
-        return binary_matrix(X, self.vocabulary_) @ self.coef_.T + self.intercept_
+        return self._matrix(X) @ self.coef_.T + self.intercept_
 
     def predict_proba(self, X) -> np.ndarray:
         if len(self.classes_) == 1:
             return np.ones((len(X), 1))
         proba = softmax(self.decision_function(X) / self.temperature_, axis=1)
+        proba = (1 - self.prior_share_) * proba + self.prior_share_ * self.prior_
         if self.restrict_candidates:
             proba = candidates.restrict(proba, X, self.classes_, self.plain_senses_)
         return proba
@@ -124,7 +142,7 @@ class LinearSVM(SenseClassifier):
     def explain(self, X, top: int = 5) -> list[list[tuple[str, float]]]:
         """Per instance, up to ``top`` features adding most to its best sense's decision value."""
         best = np.argmax(self.predict_proba(X), axis=1)
-        matrix = binary_matrix(X, self.vocabulary_)
+        matrix = self._matrix(X)
         names = vocabulary_names(self.vocabulary_)
         evidence = []
         for row, sense in enumerate(best):
@@ -137,14 +155,15 @@ class LinearSVM(SenseClassifier):
     def get_state(self):
         meta, arrays = super().get_state()
         return ({**meta, "features": vocabulary_names(self.vocabulary_),
-                 "temperature": self.temperature_, "plain_senses": self.plain_senses_},
+                 "temperature": self.temperature_, "prior_share": self.prior_share_,
+                 "plain_senses": self.plain_senses_},
                 {**arrays, "coef": self.coef_, "intercept": self.intercept_})
 
     @classmethod
     def from_state(cls, params, meta, arrays):
         model = super().from_state(params, meta, arrays)
         model.vocabulary_ = vocabulary_of(meta["features"])
-        model.temperature_ = meta["temperature"]
+        model.temperature_, model.prior_share_ = meta["temperature"], meta["prior_share"]
         model.plain_senses_ = meta["plain_senses"]
         model.coef_, model.intercept_ = arrays["coef"], arrays["intercept"]
         return model
