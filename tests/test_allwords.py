@@ -131,6 +131,19 @@ def test_contexts_share_a_window_and_stay_in_the_document():
     assert alone.words == analyses[0].words and alone.lexelt == "fish.v"
 
 
+def test_empty_sentences_are_analysed_as_empty(tmp_path):
+    path = tmp_path / "empty.data.xml"
+    path.write_text('<corpus lang="en"><text id="d"><sentence id="d.s0"></sentence>'
+                    '<sentence id="d.s1"><wf lemma="a" pos="DET">A</wf>'
+                    '<instance id="d.s1.t0" lemma="bank" pos="NOUN">bank</instance></sentence>'
+                    '</text></corpus>')
+    corpus = read_raganato_corpus(path)
+    analyses = analyse(corpus)
+    assert analyses[0].words == () and analyses[1].words == ("A", "bank")
+    (doc,) = contexts(corpus, analyses, context_sentences=1)
+    assert doc.words == ("A", "bank") and doc.target == 1
+
+
 # --- training and tagging ----------------------------------------------------------------------
 
 def test_trained_models_cover_every_semcor_lexelt(models_root):

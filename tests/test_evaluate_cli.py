@@ -9,7 +9,9 @@ import pytest
 
 from wsd_classic.cli import evaluate, train
 from wsd_classic.corpora.raganato import read_raganato_key
+from wsd_classic.errors import WsdError
 from wsd_classic.tasks import allwords
+from wsd_classic.tasks.allwords_evaluation import resolve_dataset, resolve_datasets
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
 
@@ -91,6 +93,22 @@ def test_bad_requests_are_one_line_errors(argv, message, models_root, tmp_path, 
     status, _, err = run(capsys, "--datasets", str(DATASET), "--models-dir", str(models_root),
                          "--out-dir", str(tmp_path), *argv)
     assert status == 2 and message in err and err.count("\n") == 1
+
+
+def test_registered_dataset_names_resolve_to_their_files():
+    dataset = resolve_dataset("semeval2007")
+    if not dataset.data.is_file():
+        pytest.skip("the Raganato datasets are not in the data directory")
+    assert dataset.gold.name == "semeval2007.gold.key.txt"
+
+
+def test_two_datasets_of_one_name_are_an_error(tmp_path):
+    (tmp_path / "copy").mkdir()
+    for directory in (tmp_path, tmp_path / "copy"):
+        shutil.copy(DATASET, directory / DATASET.name)
+        shutil.copy(FIXTURES / "allwords_sample.gold.key.txt", directory)
+    with pytest.raises(WsdError, match="two datasets named allwords_sample"):
+        resolve_datasets([str(tmp_path / DATASET.name), str(tmp_path / "copy" / DATASET.name)])
 
 
 def test_train_dispatches_the_semcor_task(tmp_path, capsys):

@@ -43,11 +43,13 @@ from wsd_classic.corpora.semcor import read_semcor_file
 from wsd_classic.corpora.sensemap import read_sensemap
 from wsd_classic.errors import WsdError
 from wsd_classic.tasks.text_input import read_blocks
+from wsd_classic.errors import MAX_MESSAGE_CHARS
 
 REGRESSIONS = Path(__file__).resolve().parent / "fuzz_regressions"
 HANG_SECONDS = 10
-# An error is one line a person reads: it may quote the input, but not a megabyte of it.
-MAX_ERROR_CHARS = 400
+# An error is one line a person reads: it may quote the input, but not a megabyte of it
+# (the cut-off marker "[... N characters ...]" may come on top of the limit).
+MAX_ERROR_CHARS = MAX_MESSAGE_CHARS + 40
 SCALE = float(os.environ.get("WSD_CLASSIC_FUZZ_SCALE", "1"))
 # Per reader: mutated seeds, token soup, valid generated files.
 EXAMPLES = {"mutated": int(1500 * SCALE), "soup": int(400 * SCALE), "valid": int(300 * SCALE)}

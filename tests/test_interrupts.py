@@ -116,25 +116,46 @@ def copy_of(before_root: Path, root: Path) -> Path:
     return root
 
 
-# Where to strike: each maker, given the run's root, returns a test that turns true at that point.
-def _preprocessing(root: Path):
+# Where to strike: each maker, given the run's root and process id, returns a test that turns true
+# at that point.
+def _preprocessing(root: Path, pid: int):
     # With a cold cache the training contexts' analyses are stored first: the test contexts are
     # being analysed now.
     return lambda: any((root / "cache" / "preprocess").glob("*"))
 
 
-def _training(root: Path):
-    return lambda: any((root / "models").glob(f".{TASK}.staging-*"))
+def _training(root: Path, pid: int):
+    """Training runs in worker processes (``--jobs 2``), which are loading its code: two children
+    have grown past the size of a bare interpreter."""
+    return lambda: (any((root / "models").glob(f".{TASK}.staging-*"))
+                    and sum(_resident_mb(child) > 20 for child in _children(pid)) >= 2)
 
 
-def _saving(root: Path):
+def _children(pid: int) -> list[str]:
+    try:
+        return [child for task in Path(f"/proc/{pid}/task").iterdir()
+                for child in (task / "children").read_text().split()]
+    except OSError:  # the process has ended
+        return []
+
+
+def _resident_mb(pid: str) -> float:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    return next((int(line.split()[1]) / 1024 for line in status.splitlines()
+                 if line.startswith("VmRSS:")), 0)
+
+
+def _saving(root: Path, pid: int):
     """A model file written in the staging copy (not one of the hard links it starts as)."""
     linked = {_inode(path) for path in (root / "models" / TASK).glob("*/*")}
     return lambda: any(_inode(path) not in linked
                        for path in (root / "models").glob(f".{TASK}.staging-*/*/*"))
 
 
-def _swapping(root: Path):
+def _swapping(root: Path, pid: int):
     """The results directory is swapped in; the models directory is next."""
     before = _inode(root / "results" / TASK / "timings.json")
     return lambda: _inode(root / "results" / TASK / "timings.json") not in (before, None)
@@ -153,7 +174,7 @@ POINTS = {"preprocess": _preprocessing, "train": _training, "save": _saving, "sw
 def strike(process: subprocess.Popen, root: Path, point: str, signal_number: int) -> bool:
     """Send ``signal_number`` to the run's process group once ``point`` is reached; False if the
     run ended first."""
-    reached = POINTS[point](root)
+    reached = POINTS[point](root, process.pid)
     deadline = time.monotonic() + RUN_SECONDS
     while process.poll() is None and time.monotonic() < deadline:
         if reached():
@@ -244,3 +265,28 @@ def test_without_the_exchange_two_renames_swap(tmp_path, monkeypatch):
 
 def _no_rename(source, target):
     raise AssertionError(f"rename {source} -> {target}: not one atomic step")
+
+
+def test_ctrl_c_while_spacy_workers_analyse_is_one_line(tmp_path):
+    """Over 200 contexts a side and ``--jobs 2``, spaCy analyses in worker processes: Ctrl-C reaches
+    them too, and still only one line is printed."""
+    contexts = "".join(f'<instance id="w.{n}"><answer instance="w.{n}" senseid="s{n % 2}"/>'
+                       f"<context>Line {n} of the <head>word</head> list.</context></instance>\n"
+                       for n in range(600))
+    corpus = tmp_path / "many.xml"
+    corpus.write_text(f'<corpus lang="en"><lexelt item="word.n">\n{contexts}</lexelt></corpus>\n')
+    command = [REPO / "bin" / "train", "--train", corpus, "--split", "1:1", "--systems",
+               "commonest", "--jobs", "2", "--models-dir", tmp_path / "models",
+               "--out-dir", tmp_path / "results"]
+    process = subprocess.Popen([str(part) for part in command], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               env={**os.environ, "WSD_CLASSIC_CACHE": str(tmp_path / "cache")})
+    deadline = time.monotonic() + RUN_SECONDS
+    while len(_children(process.pid)) < 2:  # spaCy's workers (training's start after staging)
+        assert process.poll() is None and time.monotonic() < deadline, "no worker started"
+        time.sleep(0.001)
+    time.sleep(0.1)  # they are analysing now
+    assert not any((tmp_path / "models").glob(".*.staging-*")), "preprocessing was over"
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=RUN_SECONDS)
+    assert (process.returncode, stderr.strip()) == (130, "train: interrupted")

@@ -11,7 +11,15 @@ def main() -> int:
         return 2
     command = sys.argv.pop(1)
     sys.argv[0] = command
-    return importlib.import_module(f"wsd_classic.cli.{command}").main()
+    try:
+        command_main = importlib.import_module(f"wsd_classic.cli.{command}").main
+    except KeyboardInterrupt:
+        # Ctrl-C while the libraries load (seconds for train): the line entry_point would print.
+        # (Should it land in code exec() runs from a string, as dataclasses and namedtuples are
+        # built, CPython still ends the process by SIGINT rather than with this status.)
+        print(f"{command}: interrupted", file=sys.stderr)
+        return 130
+    return command_main()
 
 
 if __name__ == "__main__":

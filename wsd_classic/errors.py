@@ -9,7 +9,7 @@ import os
 
 # Messages quote the input they complain about; a damaged file can make that a megabyte-long
 # field, so longer messages keep their start and end, which say what is wrong and where.
-MAX_MESSAGE_CHARS = 300
+MAX_MESSAGE_CHARS = 1000
 
 
 class WsdError(Exception):

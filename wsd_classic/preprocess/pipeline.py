@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import functools
+import multiprocessing
+import signal
 import sys
 from typing import Iterable, Iterator, Sequence
 
@@ -41,20 +43,26 @@ def model_signature() -> str:
 
 
 def clip_context(instance: Instance, limit: int = MAX_CONTEXT_CHARS) -> Instance:
-    """``instance`` with its text cut to ``limit`` characters centred on the head."""
+    """``instance`` with its text cut to at most ``limit`` characters centred on the head.
+
+    The window holds the head and its satellites when they fit in it together. Otherwise it is
+    placed on the head alone, cut to ``limit`` if it is longer, and satellites outside it are
+    dropped: whatever the input, spaCy never sees more than ``limit`` characters.
+    """
     if len(instance.text) <= limit:
         return instance
+    head_start, head_end = instance.head
     spans = [instance.head, *instance.sats]
+    if max(e for _, e in spans) - min(s for s, _ in spans) > limit:
+        spans = [(head_start, min(head_end, head_start + limit))]
     first, last = min(s for s, _ in spans), max(e for _, e in spans)
-    start = max(0, min(first - limit // 2, len(instance.text) - limit))
-    start = min(start, first)
-    end = max(start + limit, last)
-
-    def shift(span):
-        return span[0] - start, span[1] - start
-
-    return Instance(instance.id, instance.lexelt, instance.text[start:end], shift(instance.head),
-                    tuple(shift(s) for s in instance.sats), instance.answers, instance.docsrc)
+    start = min(first, max(0, last - limit, min(first - limit // 2, len(instance.text) - limit)))
+    end = start + limit
+    return Instance(instance.id, instance.lexelt, instance.text[start:end],
+                    (head_start - start, min(head_end, end) - start),
+                    tuple((s - start, e - start) for s, e in instance.sats
+                          if start <= s and e <= end),
+                    instance.answers, instance.docsrc)
 
 
 def _token_at(doc, span: tuple[int, int], instance: Instance) -> int:
@@ -96,9 +104,40 @@ def process(instances: Sequence[Instance], jobs: int = 1, progress: bool | None 
     clipped = [clip_context(instance) for instance in instances]
     if progress is None:
         progress = sys.stderr.isatty()
-    docs: Iterable = nlp.pipe((instance.text for instance in clipped), batch_size=32,
-                              n_process=max(1, jobs) if len(clipped) > 200 else 1)
+    docs: Iterable = pipe(nlp, (instance.text for instance in clipped), batch_size=32,
+                          n_process=max(1, jobs) if len(clipped) > 200 else 1)
     docs = tqdm(docs, total=len(clipped), desc=description, unit="ctx", disable=not progress,
                 file=sys.stderr)
     for instance, doc in zip(clipped, docs):
         yield to_processed(instance, doc)
+
+
+def pipe(nlp, texts: Iterable, **options) -> Iterator:
+    """``nlp.pipe(texts, **options)``, its worker processes (``n_process`` > 1) deaf to Ctrl-C.
+
+    A Ctrl-C at the terminal reaches every process of the group, and each of spaCy's workers
+    would print its own KeyboardInterrupt traceback. They start (forked) with SIGINT blocked,
+    which they inherit, until the first document comes back (a Ctrl-C meanwhile waits, it is not
+    lost). This process is interrupted alone, and then stops them: spaCy would wait for them.
+    """
+    docs = nlp.pipe(texts, **options)
+    if options.get("n_process", 1) == 1:
+        yield from docs
+        return
+    others = set(multiprocessing.active_children())
+    workers = []
+    try:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            first = next(docs, None)
+            workers = [child for child in multiprocessing.active_children() if child not in others]
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        if first is not None:
+            yield first
+            yield from docs
+    except BaseException:  # interrupted, failed or abandoned part-way
+        for worker in workers:
+            worker.terminate()
+        docs.close()
+        raise

@@ -5,6 +5,8 @@ contexts, and tags the test contexts with a weighted sense distribution.
 """
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +19,7 @@ from tqdm import tqdm
 from wsd_classic import features as feature_groups
 from wsd_classic import systems
 from wsd_classic.corpora.model import Instance, LexicalSample
+from wsd_classic.errors import WsdError
 from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.preprocess.cache import processed
 
@@ -53,8 +56,11 @@ def training_rows(corpus: FeaturizedCorpus, instances: Sequence[Instance], group
     return X, y, weights
 
 
-def _fit_lexelt(system: str, X, y, weights):
-    return systems.make(system).fit(X, y, sample_weight=weights)
+def _fit_lexelt(system: str, item: str, X, y, weights):
+    try:
+        return systems.make(system).fit(X, y, sample_weight=weights)
+    except WsdError as error:  # an estimator does not know which lexelt it is fitted on
+        raise WsdError(f"lexelt {item}: {system}: {error.message}") from None
 
 
 def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
@@ -70,14 +76,34 @@ def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
         progress = sys.stderr.isatty()
     bar = tqdm(total=len(jobs_input), desc=f"train {system}", unit="lexelt", disable=not progress,
                file=sys.stderr)
-    fitted = Parallel(n_jobs=jobs, return_as="generator")(
-        delayed(_fit_lexelt)(system, X, y, w) for _, X, y, w in jobs_input)
+    with _workers_deaf_to_interrupts(jobs):
+        fitted = Parallel(n_jobs=jobs, return_as="generator")(
+            delayed(_fit_lexelt)(system, item, X, y, w) for item, X, y, w in jobs_input)
     models = {}
     for (item, *_), model in zip(jobs_input, fitted):
         models[item] = model
         bar.update()
     bar.close()
     return TrainedSystem(task, system, models)
+
+
+@contextlib.contextmanager
+def _workers_deaf_to_interrupts(jobs: int):
+    """Worker processes joblib starts in this block ignore Ctrl-C, and this process does too.
+
+    A Ctrl-C at the terminal reaches every process of the group, and each worker would print its
+    own KeyboardInterrupt traceback. An ignored SIGINT survives the workers' exec (Python then
+    installs no handler of its own), so only this process is interrupted, and stops them. The
+    block lasts while joblib starts them and hands out the first lexelts: milliseconds.
+    """
+    if jobs == 1:  # no worker: joblib runs the lexelts here, and Ctrl-C must work
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def tag(trained: TrainedSystem, corpus: FeaturizedCorpus):
