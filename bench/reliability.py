@@ -59,7 +59,7 @@ def kill_loop(kills: int, work: Path, seed: int) -> dict:
     for number in range(kills):
         before = {name: snapshot(root / name / TASK) for name in ("results", "models")}
         signal_number = generator.choice([signal.SIGINT, signal.SIGKILL])
-        delay = generator.uniform(0, whole_run)
+        delay = generator.uniform(0, 1.5 * whole_run)  # some runs finish first
         process = start_train(root, NEW_RUN, jobs=generator.choice([1, 2]))
         time.sleep(delay)
         if process.poll() is None:
@@ -69,10 +69,12 @@ def kill_loop(kills: int, work: Path, seed: int) -> dict:
                   "exit": process.returncode}
         try:
             record["state"] = check_before_or_complete(root, before)
-            if signal_number == signal.SIGINT and process.returncode not in (0, 130):
+            # -2: CPython ends by SIGINT, after the one line, when the interrupt landed in code
+            # exec() ran from a string while modules loaded (see wsd_classic/__main__.py)
+            if signal_number == signal.SIGINT and process.returncode not in (0, 130, -2):
                 raise AssertionError(f"SIGINT gave exit {process.returncode}")
-            if process.returncode == 130 and stderr.strip() != "train: interrupted":
-                raise AssertionError(f"interrupted run said {stderr!r}")
+            if process.returncode in (130, -2) and stderr.strip() != "train: interrupted":
+                raise AssertionError(f"interrupted run said {stderr[-300:]!r}")
         except (AssertionError, OSError, ValueError) as error:
             record["problem"] = f"{type(error).__name__}: {error}"
             problems.append(number)
@@ -145,7 +147,7 @@ def tag_memory(work: Path, copies: list[int], data_dir: str | None, models_root:
         result, peak = measured(work, "tag", "--task", "senseval2-ls", "--models-dir", models_root,
                                 "--format", "jsonl", "--jobs", "2", "-q",
                                 "--output", work / "tagged.jsonl", path,
-                                cache=settings.cache_dir())
+                                cache=settings.cache_dir(), timeout=None)
         runs.append({"copies": count, "megabytes": round(path.stat().st_size / 2 ** 20, 1),
                      "seconds": round(time.perf_counter() - started, 1),
                      "peak_rss_mb": round(peak), "exit": result.returncode})

@@ -36,13 +36,15 @@ _MEASURE = ("import resource, subprocess, sys\n"
             "sys.exit(code)\n")
 
 
-def measured(tmp_path: Path, name: str, *args, cache: Path | None = None):
+def measured(tmp_path: Path, name: str, *args, cache: Path | None = None,
+             timeout: float | None = 600):
     """Run ``bin/NAME args``: the finished process and its peak memory (all processes) in MB."""
     peak_file = tmp_path / f"{name}.peak"
     environment = {**os.environ, "WSD_CLASSIC_CACHE": str(cache or tmp_path / "cache")}
-    result = subprocess.run([sys.executable, "-c", _MEASURE, str(peak_file), str(REPO / "bin" / name),
-                             *map(str, args)], capture_output=True, text=True, env=environment,
-                            cwd=tmp_path, timeout=600)
+    command = [sys.executable, "-c", _MEASURE, str(peak_file), str(REPO / "bin" / name),
+               *map(str, args)]
+    result = subprocess.run(command, capture_output=True, text=True, env=environment,
+                            cwd=tmp_path, timeout=timeout)
     peak = int(peak_file.read_text()) / 1024
     print(f"bin/{name}: peak {peak:.0f} MB")  # shown with -rP, and when a test fails
     return result, peak

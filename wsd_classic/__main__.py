@@ -1,5 +1,6 @@
 """``python -m wsd_classic COMMAND ...``: the dispatcher behind ``bin/*``."""
 import importlib
+import signal
 import sys
 
 COMMANDS = ("train", "tag", "score", "models", "evaluate", "report")
@@ -23,4 +24,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()
+    # The command is over, its output complete: a Ctrl-C now would only interrupt the
+    # interpreter's clean-up (joblib stopping its workers) and print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(status)

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import functools
-import multiprocessing
+import os
 import signal
 import sys
+import threading
 from typing import Iterable, Iterator, Sequence
 
 from tqdm import tqdm
@@ -113,31 +114,25 @@ def process(instances: Sequence[Instance], jobs: int = 1, progress: bool | None 
 
 
 def pipe(nlp, texts: Iterable, **options) -> Iterator:
-    """``nlp.pipe(texts, **options)``, its worker processes (``n_process`` > 1) deaf to Ctrl-C.
+    """``nlp.pipe(texts, **options)``, its worker processes (``n_process`` > 1) quiet on Ctrl-C.
 
     A Ctrl-C at the terminal reaches every process of the group, and each of spaCy's workers
-    would print its own KeyboardInterrupt traceback. They start (forked) with SIGINT blocked,
-    which they inherit, until the first document comes back (a Ctrl-C meanwhile waits, it is not
-    lost). This process is interrupted alone, and then stops them: spaCy would wait for them.
+    would print its own KeyboardInterrupt traceback. Forked (multiprocessing's default on Linux
+    up to Python 3.13), they inherit the handler installed here meanwhile: a worker leaves at
+    once and silently, this process raises KeyboardInterrupt as usual and reports it.
     """
-    docs = nlp.pipe(texts, **options)
-    if options.get("n_process", 1) == 1:
-        yield from docs
+    if options.get("n_process", 1) == 1 or threading.current_thread() != threading.main_thread():
+        yield from nlp.pipe(texts, **options)
         return
-    others = set(multiprocessing.active_children())
-    workers = []
+    parent = os.getpid()
+
+    def interrupted(signal_number, frame):
+        if os.getpid() != parent:
+            os._exit(0)  # any other status makes spaCy warn; the parent reports the interrupt
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, interrupted)
     try:
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            first = next(docs, None)
-            workers = [child for child in multiprocessing.active_children() if child not in others]
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-        if first is not None:
-            yield first
-            yield from docs
-    except BaseException:  # interrupted, failed or abandoned part-way
-        for worker in workers:
-            worker.terminate()
-        docs.close()
-        raise
+        yield from nlp.pipe(texts, **options)
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -79,7 +79,7 @@ def _exchange(first: Path, second: Path) -> bool:
               _RENAME_EXCHANGE) == 0:
         return True
     code = ctypes.get_errno()
-    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):  # an old kernel, or a file system that cannot
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):  # an old kernel or file system
         return False
     raise OSError(code, os.strerror(code), os.fspath(second))
 
