@@ -34,6 +34,12 @@ NEW_RUN = ("--test", FIXTURES / "test_small.xml", "--key", FIXTURES / "test_smal
 RUN_SECONDS = 300
 
 
+def answer_ctrl_c() -> None:
+    """A shell starting the test suite in the background makes its children ignore SIGINT, and
+    Python then never turns Ctrl-C into KeyboardInterrupt: give bin/train the default back."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_train(root: Path, arguments, systems=SYSTEMS, jobs: int = 1, stderr=subprocess.PIPE):
     """``bin/train`` on the small corpus into ``root``, in a session of its own."""
     command = [REPO / "bin" / "train", "--train", FIXTURES / "train_small.xml", *arguments,
@@ -41,7 +47,8 @@ def start_train(root: Path, arguments, systems=SYSTEMS, jobs: int = 1, stderr=su
                "--models-dir", root / "models", "--out-dir", root / "results"]
     environment = {**os.environ, "WSD_CLASSIC_CACHE": str(root / "cache")}
     return subprocess.Popen([str(part) for part in command], stdout=subprocess.PIPE,
-                            stderr=stderr, text=True, env=environment, start_new_session=True)
+                            stderr=stderr, text=True, env=environment, start_new_session=True,
+                            preexec_fn=answer_ctrl_c)
 
 
 def run_train(root: Path, arguments, **options) -> None:
@@ -280,6 +287,7 @@ def test_ctrl_c_while_spacy_workers_analyse_is_one_line(tmp_path):
                "--out-dir", tmp_path / "results"]
     process = subprocess.Popen([str(part) for part in command], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               preexec_fn=answer_ctrl_c,
                                env={**os.environ, "WSD_CLASSIC_CACHE": str(tmp_path / "cache")})
     deadline = time.monotonic() + RUN_SECONDS
     while len(_children(process.pid)) < 2:  # spaCy's workers (training's start after staging)
