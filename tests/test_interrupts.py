@@ -201,7 +201,7 @@ def test_killed_run_leaves_outputs_as_before_or_complete(before, tmp_path, point
     # two training processes where training is struck: Ctrl-C reaches joblib's workers too
     process = start_train(root, NEW_RUN, jobs=2 if point == "train" else 1)
     assert strike(process, root, point, signal_number), f"the run ended before {point}"
-    stdout, stderr = process.communicate(timeout=RUN_SECONDS)
+    _, stderr = process.communicate(timeout=RUN_SECONDS)
     states = check_before_or_complete(root, before_files)
     if point == "swap":
         assert states["results"] == "new"
@@ -229,17 +229,21 @@ def test_rerun_after_a_kill_cleans_up_and_completes(before, tmp_path):
 def test_concurrent_runs_into_the_same_directories_serialize(tmp_path):
     """The second run waits for the first's lock and says so; each keeps the other's systems."""
     first = start_train(tmp_path, NEW_RUN, systems=("commonest", "dlist"), jobs=2)
-    assert strike(first, tmp_path, "train", signal.SIGSTOP)  # holds the locks, frozen
     second_log = tmp_path / "second.stderr"
-    with open(second_log, "w") as log:
-        second = start_train(tmp_path, NEW_RUN, systems=("svm",), stderr=log)
+    try:
+        assert strike(first, tmp_path, "train", signal.SIGSTOP)  # holds the locks, frozen
+        with open(second_log, "w") as log:
+            second = start_train(tmp_path, NEW_RUN, systems=("svm",), stderr=log)
         deadline = time.monotonic() + RUN_SECONDS
         while "waiting for another run" not in second_log.read_text():
             assert second.poll() is None and time.monotonic() < deadline, second_log.read_text()
             time.sleep(0.05)
         os.killpg(first.pid, signal.SIGCONT)
-        first_out, first_err = first.communicate(timeout=RUN_SECONDS)
-        second_out, _ = second.communicate(timeout=RUN_SECONDS)
+        _, first_err = first.communicate(timeout=RUN_SECONDS)
+        second.communicate(timeout=RUN_SECONDS)
+    finally:  # never leave a frozen run behind
+        if first.poll() is None:
+            os.killpg(first.pid, signal.SIGKILL)
     assert first.returncode == 0, first_err
     assert second.returncode == 0, second_log.read_text()
     assert f"waiting for another run writing {tmp_path / 'models' / TASK}" in second_log.read_text()

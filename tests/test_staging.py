@@ -59,3 +59,24 @@ def test_a_second_holder_waits_for_the_lock(tmp_path):
         waited = time.perf_counter() - start
     holder.wait()
     assert waited > 0.5
+
+
+def test_ctrl_c_wrapped_in_a_library_error_is_reported_as_an_interrupt(capsys):
+    from wsd_classic.cli import entry_point
+
+    @entry_point
+    def main(argv=None):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise ValueError("Can't close the ZIP file while there is an open writing handle")
+
+    assert main([]) == 130
+    assert capsys.readouterr().err.strip().endswith(": interrupted")
+
+    @entry_point
+    def failing(argv=None):
+        raise ValueError("a real bug")
+
+    with pytest.raises(ValueError):
+        failing([])

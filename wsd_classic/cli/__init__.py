@@ -25,8 +25,25 @@ def entry_point(main: Callable[[list[str] | None], int | None]) -> Callable[[lis
             # Output piped into `head` and closed early: not an error for the user.
             sys.stderr.close()
             return 0
+        except Exception as error:
+            # Ctrl-C inside a library's clean-up (numpy closing a half-written zip, say) surfaces
+            # as that library's error with the KeyboardInterrupt as its context.
+            if not _caused_by_interrupt(error):
+                raise
+            print(f"{_program_name()}: interrupted", file=sys.stderr)
+            return 130
 
     return run
+
+
+def _caused_by_interrupt(error: BaseException) -> bool:
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def _program_name() -> str:
