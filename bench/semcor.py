@@ -14,7 +14,13 @@ Writes bench/results/semcor.json.
 ``--tune-context 0,1,2`` instead compares numbers of neighbouring sentences in the bag of words
 for svm: its accuracy on held-out SemCor files (every 5th file, trained on the others) and its F1
 on the development set semeval2007 (trained on all of SemCor); the test sets are never read. It
-writes bench/results/semcor_context.json.
+writes bench/results/semcor_context.json. ``--tune-c 1,3,10`` does the same for svm's C
+(bench/results/semcor_c.json).
+
+``--mfs-back-offs`` scores ``mfs`` with each back-off for lemmas SemCor never tagged (WordNet's
+first sense, WordNet's database order, alphabetical sense keys) on every dataset beside the
+published MFS: it explains the published baseline, and chooses nothing
+(bench/results/semcor_mfs.json).
 """
 from __future__ import annotations
 
@@ -37,7 +43,8 @@ from wsd_classic.corpora import registry  # noqa: E402
 from wsd_classic.corpora.raganato import read_raganato_key  # noqa: E402
 from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE  # noqa: E402
 from wsd_classic.scoring.raganato import score_raganato  # noqa: E402
-from wsd_classic.tasks import allwords, lexical_sample  # noqa: E402
+from wsd_classic.systems.first_sense import database_first_sense, first_sense  # noqa: E402
+from wsd_classic.tasks import allwords  # noqa: E402
 from wsd_classic.tasks.allwords_corpus import AllWordsCorpus, read_raganato_corpus  # noqa: E402
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets  # noqa: E402
 from wsd_classic.tasks.lexical_sample import FeaturizedCorpus  # noqa: E402
@@ -56,7 +63,7 @@ def peak_memory_mb() -> dict[str, float]:
 
 def train_all(semcor_root: Path, names: list[str], models_root: Path, jobs: int,
               context_sentences: int) -> dict:
-    trainable = [name for name in names if allwords.ESTIMATORS[name] is not None]
+    trainable = [name for name in names if allwords.SYSTEMS[name].estimator is not None]
     started = time.perf_counter()
     data = allwords.prepare_training(semcor_root, context_sentences=context_sentences,
                                      jobs=jobs)
@@ -116,7 +123,8 @@ def benchmark(args) -> dict:
             "published_f1": RAGANATO_2017, "published_source": RAGANATO_SOURCE}
 
 
-def held_out_accuracy(data: allwords.TrainingData, system: str, jobs: int) -> float:
+def held_out_accuracy(data: allwords.TrainingData, system: str, jobs: int,
+                      params: dict | None = None) -> float:
     """Accuracy on every ``HELD_OUT_EVERY``-th SemCor file of ``system`` trained on the others
     (a target is right when its key is one of its gold keys)."""
     corpus = data.corpus
@@ -125,14 +133,27 @@ def held_out_accuracy(data: allwords.TrainingData, system: str, jobs: int) -> fl
     inside = [corpus.sentences[target.sentence].document in held_out for target in corpus.targets]
     training = [target for target, test in zip(corpus.targets, inside) if not test]
     testing = [target for target, test in zip(corpus.targets, inside) if test]
-    trained = lexical_sample.train(
-        allwords.ESTIMATORS[system],
-        FeaturizedCorpus(allwords.as_lexical_sample(corpus, training), data.featurized.features),
-        allwords.TASK, jobs)
-    trained.info = data.info
+    subset = allwords.TrainingData(corpus, FeaturizedCorpus(
+        allwords.as_lexical_sample(corpus, training), data.featurized.features), data.info)
+    trained = allwords.train_system(system, subset, jobs, params=params)
     tagged = allwords.AllWordsTagger(trained).tag(
         AllWordsCorpus(corpus.source, corpus.sentences, testing), jobs)
     return sum(answer.key in target.keys for answer, target in zip(tagged, testing)) / len(testing)
+
+
+def development_f1(data: allwords.TrainingData, system: str, development, jobs: int,
+                   params: dict | None = None) -> float:
+    """F1 on the development set of ``system`` trained on all of SemCor."""
+    with tempfile.TemporaryDirectory(prefix="semcor-tune-") as scratch:
+        modelstore.save(allwords.train_system(system, data, jobs, params=params), Path(scratch))
+        tagged = tag_all([system], development, Path(scratch), jobs)
+    return tagged[system]["datasets"][DEVELOPMENT_SET]["f1"]
+
+
+def tuning_result(setting: str, results: dict) -> dict:
+    return {"development_set": DEVELOPMENT_SET, "system": "svm",
+            "held_out_semcor": f"every {HELD_OUT_EVERY}th file (sorted), trained on the rest",
+            f"by_{setting}": results}
 
 
 def tune_context(args) -> dict:
@@ -142,16 +163,55 @@ def tune_context(args) -> dict:
     results = {}
     for size in (int(value) for value in args.tune_context.split(",")):
         data = allwords.prepare_training(semcor_root, context_sentences=size, jobs=args.jobs)
-        results[str(size)] = {"held_out_semcor_accuracy": held_out_accuracy(data, "svm", args.jobs)}
-        with tempfile.TemporaryDirectory(prefix="semcor-tune-") as scratch:
-            modelstore.save(allwords.train_system("svm", data, args.jobs), Path(scratch))
-            del data
-            tagged = tag_all(["svm"], development, Path(scratch), args.jobs)
-        results[str(size)]["development_f1"] = tagged["svm"]["datasets"][DEVELOPMENT_SET]["f1"]
+        results[str(size)] = {
+            "held_out_semcor_accuracy": held_out_accuracy(data, "svm", args.jobs),
+            "development_f1": development_f1(data, "svm", development, args.jobs)}
+        del data
         print(f"context {size}: {results[str(size)]}", file=sys.stderr)
-    return {"development_set": DEVELOPMENT_SET, "system": "svm",
-            "held_out_semcor": f"every {HELD_OUT_EVERY}th file (sorted), trained on the rest",
-            "by_context_sentences": results}
+    return tuning_result("context_sentences", results)
+
+
+def tune_c(args) -> dict:
+    """svm's held-out SemCor accuracy and development F1 for each C."""
+    development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
+    data = allwords.prepare_training(registry.locate(allwords.SEMCOR_DATASET, args.data_dir),
+                                     jobs=args.jobs)
+    results = {}
+    for c in (float(value) for value in args.tune_c.split(",")):
+        results[f"{c:g}"] = {
+            "held_out_semcor_accuracy": held_out_accuracy(data, "svm", args.jobs, {"C": c}),
+            "development_f1": development_f1(data, "svm", development, args.jobs, {"C": c})}
+        print(f"C {c:g}: {results[f'{c:g}']}", file=sys.stderr)
+    return tuning_result("C", results)
+
+
+MFS_BACK_OFFS = {
+    "wordnet first sense": first_sense,
+    "wordnet database order": database_first_sense,
+    "alphabetical sense key": lambda candidates: {min(candidates): 1.0},
+}
+
+
+def mfs_back_offs(args) -> dict:
+    """mfs's F1 on every dataset with each back-off, beside the published MFS."""
+    datasets = resolve_datasets(args.datasets.split(","), args.data_dir)
+    data = allwords.prepare_training(registry.locate(allwords.SEMCOR_DATASET, args.data_dir),
+                                     with_features=False, jobs=args.jobs)
+    trained = allwords.train_system("mfs", data, args.jobs)
+    results = {}
+    for label, back_off in MFS_BACK_OFFS.items():
+        tagger = allwords.AllWordsTagger(trained, back_off)
+        results[label] = {}
+        for dataset in datasets:
+            tagged = tagger.tag(read_raganato_corpus(dataset.data), args.jobs)
+            score = score_raganato(read_raganato_key(dataset.gold),
+                                   {answer.instance_id: [answer.key] for answer in tagged})
+            results[label][dataset.name] = score.f1
+        print(f"{label}: " + ", ".join(f"{name} {100 * f1:.1f}"
+                                       for name, f1 in results[label].items()), file=sys.stderr)
+    return {"f1_by_back_off": results, "chosen": "wordnet database order",
+            "published_mfs_f1": RAGANATO_2017["MFS"],
+            "published_source": RAGANATO_SOURCE}
 
 
 def summary(result: dict) -> str:
@@ -171,7 +231,7 @@ def summary(result: dict) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--systems", default=",".join(allwords.ESTIMATORS))
+    parser.add_argument("--systems", default=",".join(allwords.SYSTEMS))
     parser.add_argument("--datasets", default="senseval2,senseval3,semeval2007")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--data-dir", type=Path)
@@ -179,10 +239,18 @@ def main() -> int:
                         help="use the usual preprocessing cache (default: start empty)")
     parser.add_argument("--tune-context", metavar="SIZES",
                         help="instead: svm's development F1 per context size, e.g. 0,1,2")
+    parser.add_argument("--tune-c", metavar="VALUES",
+                        help="instead: svm's development F1 per C, e.g. 1,3,10")
+    parser.add_argument("--mfs-back-offs", action="store_true",
+                        help="instead: mfs's F1 per back-off for lemmas SemCor never tagged")
     args = parser.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
-    if args.tune_context:
-        result, target = tune_context(args), RESULTS / "semcor_context.json"
+    studies = [(args.tune_context, tune_context, "semcor_context.json"),
+               (args.tune_c, tune_c, "semcor_c.json"),
+               (args.mfs_back_offs, mfs_back_offs, "semcor_mfs.json")]
+    chosen = next(((study, name) for wanted, study, name in studies if wanted), None)
+    if chosen:
+        result, target = chosen[0](args), RESULTS / chosen[1]
         print(json.dumps(result, indent=2))
     else:
         result, target = benchmark(args), RESULTS / "semcor.json"

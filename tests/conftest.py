@@ -41,6 +41,17 @@ def assert_one_line_error(result, *fragments):
         assert fragment in lines[0], lines[0]
 
 
+def assert_error_at(read, path: Path, line: int | None, fragment: str) -> None:
+    """``read(path)`` raises a WsdError whose message holds ``fragment`` and which names
+    ``path`` and ``line``."""
+    from wsd_classic.errors import WsdError
+
+    with pytest.raises(WsdError) as raised:
+        read(path)
+    assert fragment in raised.value.message
+    assert (raised.value.path, raised.value.line) == (str(path), line)
+
+
 @pytest.fixture(scope="session")
 def tiny_models(tmp_path_factory):
     """commonest, dlist and svm trained on tests/fixtures/tag_training.xml (4 lexelts, 10

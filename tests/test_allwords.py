@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from wsd_classic import modelstore
+from wsd_classic import modelstore, wordnet
 from wsd_classic.errors import WsdError
 from wsd_classic.systems.first_sense import wordnet_senses
 from wsd_classic.tasks import allwords
@@ -35,7 +35,7 @@ def models_root(tmp_path_factory):
     root = tmp_path_factory.mktemp("models")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-        report = allwords.train_semcor(SEMCOR, list(allwords.ESTIMATORS), root)
+        report = allwords.train_semcor(SEMCOR, list(allwords.SYSTEMS), root)
     assert "wn1: nothing to train" in report
     return root
 
@@ -75,7 +75,7 @@ def test_raganato_targets_with_multiword_lemmas():
 
 
 def test_raganato_target_of_unknown_pos_or_lemma_is_an_error(tmp_path):
-    for attributes, message in (('lemma="bank" pos="X"', "part of speech 'X'"),
+    for attributes, message in (('lemma="qwzx" pos="X"', "'qwzx' tagged 'X'"),
                                 ('lemma="qwzx" pos="NOUN"', "no noun 'qwzx'")):
         path = tmp_path / "bad.data.xml"
         path.write_text('<corpus lang="en"><text id="d"><sentence id="d.s">'
@@ -153,11 +153,13 @@ def test_trained_models_cover_every_semcor_lexelt(models_root):
     assert {"bank.n", "jury.n", "take_place.v", "walk.v"} <= set(svm.models)
     assert len(svm.models["bank.n"].classes_) == 2
     assert svm.models["jury.n"].vocabulary_ == {}  # one sense: nothing to learn from features
-    mfs = modelstore.load(models_root, allwords.TASK, "commonest")
+    mfs = modelstore.load(models_root, allwords.TASK, "mfs", "commonest")
     assert mfs.info["all_words_system"] == "mfs"
+    assert (models_root / allwords.TASK / "mfs" / modelstore.FILENAME).is_file()
+    assert not (models_root / allwords.TASK / "commonest").exists()
 
 
-@pytest.mark.parametrize("system", list(allwords.ESTIMATORS))
+@pytest.mark.parametrize("system", list(allwords.SYSTEMS))
 def test_one_candidate_key_per_instance_in_input_order(system, models_root):
     answers = list(allwords.tag_raganato(DATASET, system, models_root))
     corpus = read_raganato_corpus(DATASET)
@@ -174,12 +176,25 @@ def test_one_candidate_key_per_instance_in_input_order(system, models_root):
 
 
 def test_unseen_lemmas_get_wordnet_first_sense(models_root):
-    for system in allwords.ESTIMATORS:
+    for system in ("wn1", "svm", "dlist"):
         answers = tag(system, models_root)
         assert answers["d001.s000.t000"].key == "loan%1:21:00::"  # loan: context, never tagged
         assert answers["d002.s001.t001"].key == "old%3:00:02::"
         assert answers["d002.s001.t000"].key == "peculiarity%1:09:00::"
         assert answers["d002.s001.t000"].senses[0] == ("peculiarity%1:09:00::", 1.0)
+
+
+def test_mfs_answers_unseen_lemmas_without_wordnet_sense_counts(models_root):
+    answers = tag("mfs", models_root)
+    for instance, lemma, pos in (("d002.s001.t001", "old", "a"),
+                                 ("d002.s001.t000", "peculiarity", "n")):
+        candidates = wordnet_senses(lemma, pos)
+        first_in_database = min(
+            candidates, key=lambda key: wordnet.lemma_of_key(key).synset().offset())
+        assert first_in_database != candidates[0]  # else the test could not tell them apart
+        assert answers[instance].key == first_in_database
+        assert answers[instance].senses[0] == (first_in_database, 1.0)
+        assert answers[instance].rank == candidates.index(first_in_database) + 1
 
 
 def test_mfs_wn1_and_svm_on_bank(models_root):

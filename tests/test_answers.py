@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import pytest
+from conftest import assert_error_at
 
 from wsd_classic.answers.senseval import Answer, read_answers, write_answers
-from wsd_classic.errors import WsdError
 
 
 def _file(tmp_path, text: str | bytes):
@@ -56,10 +56,7 @@ def test_a_slash_inside_a_wordnet_key_is_not_a_weight(tmp_path):
     (b"\x7fELF\x02\x01\x01\x00\x00", 1, "not a text file"),
 ])
 def test_malformed_answers_name_file_and_line(tmp_path, text, line, message):
-    path = _file(tmp_path, text)
-    with pytest.raises(WsdError, match=message) as caught:
-        read_answers(path)
-    assert (caught.value.path, caught.value.line) == (str(path), line)
+    assert_error_at(read_answers, _file(tmp_path, text), line, message)
 
 
 def test_writes_best_first_normalised_to_one(tmp_path):

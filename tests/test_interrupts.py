@@ -15,6 +15,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sysconfig
 import time
 from pathlib import Path
 
@@ -40,15 +41,21 @@ def answer_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def start(command, cache: Path, stderr=subprocess.PIPE) -> subprocess.Popen:
+    """``command`` with its own spaCy cache, in a session of its own: a signal sent to its
+    process group reaches it and its workers as Ctrl-C at a terminal would."""
+    environment = {**os.environ, "WSD_CLASSIC_CACHE": str(cache)}
+    return subprocess.Popen([str(part) for part in command], stdout=subprocess.PIPE,
+                            stderr=stderr, text=True, env=environment, start_new_session=True,
+                            preexec_fn=answer_ctrl_c)
+
+
 def start_train(root: Path, arguments, systems=SYSTEMS, jobs: int = 1, stderr=subprocess.PIPE):
     """``bin/train`` on the small corpus into ``root``, in a session of its own."""
     command = [REPO / "bin" / "train", "--train", FIXTURES / "train_small.xml", *arguments,
                "--systems", ",".join(systems), "--jobs", str(jobs),
                "--models-dir", root / "models", "--out-dir", root / "results"]
-    environment = {**os.environ, "WSD_CLASSIC_CACHE": str(root / "cache")}
-    return subprocess.Popen([str(part) for part in command], stdout=subprocess.PIPE,
-                            stderr=stderr, text=True, env=environment, start_new_session=True,
-                            preexec_fn=answer_ctrl_c)
+    return start(command, root / "cache", stderr=stderr)
 
 
 def run_train(root: Path, arguments, **options) -> None:
@@ -278,6 +285,22 @@ def _no_rename(source, target):
     raise AssertionError(f"rename {source} -> {target}: not one atomic step")
 
 
+def interrupt(process: subprocess.Popen) -> subprocess.CompletedProcess:
+    """Ctrl-C to the process group; the process once it has ended."""
+    os.killpg(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=RUN_SECONDS)
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+
+
+def await_spacy_workers(process: subprocess.Popen) -> None:
+    """Until two child processes (spaCy's workers for ``--jobs 2``) have been analysing a while."""
+    deadline = time.monotonic() + RUN_SECONDS
+    while len(_children(process.pid)) < 2:
+        assert process.poll() is None and time.monotonic() < deadline, "no worker started"
+        time.sleep(0.001)
+    time.sleep(0.1)
+
+
 def test_ctrl_c_while_spacy_workers_analyse_is_one_line(tmp_path):
     """Over 200 contexts a side and ``--jobs 2``, spaCy analyses in worker processes: Ctrl-C reaches
     them too, and still only one line is printed."""
@@ -286,19 +309,50 @@ def test_ctrl_c_while_spacy_workers_analyse_is_one_line(tmp_path):
                        for n in range(600))
     corpus = tmp_path / "many.xml"
     corpus.write_text(f'<corpus lang="en"><lexelt item="word.n">\n{contexts}</lexelt></corpus>\n')
-    command = [REPO / "bin" / "train", "--train", corpus, "--split", "1:1", "--systems",
-               "commonest", "--jobs", "2", "--models-dir", tmp_path / "models",
-               "--out-dir", tmp_path / "results"]
-    process = subprocess.Popen([str(part) for part in command], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               preexec_fn=answer_ctrl_c,
-                               env={**os.environ, "WSD_CLASSIC_CACHE": str(tmp_path / "cache")})
-    deadline = time.monotonic() + RUN_SECONDS
-    while len(_children(process.pid)) < 2:  # spaCy's workers (training's start after staging)
-        assert process.poll() is None and time.monotonic() < deadline, "no worker started"
-        time.sleep(0.001)
-    time.sleep(0.1)  # they are analysing now
+    process = start([REPO / "bin" / "train", "--train", corpus, "--split", "1:1", "--systems",
+                     "commonest", "--jobs", "2", "--models-dir", tmp_path / "models",
+                     "--out-dir", tmp_path / "results"], tmp_path / "cache")
+    await_spacy_workers(process)  # training's workers start after staging
     assert not any((tmp_path / "models").glob(".*.staging-*")), "preprocessing was over"
-    os.killpg(process.pid, signal.SIGINT)
-    _, stderr = process.communicate(timeout=RUN_SECONDS)
-    assert (process.returncode, stderr.strip()) == (130, "train: interrupted")
+    result = interrupt(process)
+    assert (result.returncode, result.stderr.strip()) == (130, "train: interrupted")
+
+
+def test_ctrl_c_while_tag_jobs_analyse_is_one_line(tiny_models, tmp_path):
+    """``bin/tag --jobs 2`` runs spaCy and the tagger in worker processes: Ctrl-C reaches them
+    too, and still only one line is printed."""
+    models_root, task, _ = tiny_models
+    text = tmp_path / "long.txt"
+    text.write_text("The bank called off the strike. Modern art filled the museum.\n\n" * 20_000)
+    process = start([REPO / "bin" / "tag", "--task", task, "--models-dir", models_root,
+                     "--jobs", "2", "--format", "jsonl", "--quiet", text], tmp_path / "cache")
+    await_spacy_workers(process)
+    result = interrupt(process)
+    assert (result.returncode, result.stderr.strip()) == (130, "tag: interrupted")
+
+
+@pytest.mark.parametrize("installed", [False, True], ids=["bin/train", "wsd-train"])
+def test_ctrl_c_while_the_libraries_load_is_one_line(tmp_path, installed):
+    """Ctrl-C as NumPy loads (its C set-up would turn an interrupt into an ImportError), by
+    ``bin/train`` or the console script pip installs (``--help`` would print, had loading ended)."""
+    if installed:
+        program = shutil.which("wsd-train", path=sysconfig.get_path("scripts"))
+        if program is None:
+            pytest.skip("the console scripts are not installed (pip install -e .)")
+    else:
+        program = REPO / "bin" / "train"
+    process = start([program, "--help"], tmp_path / "cache")
+    deadline = time.monotonic() + RUN_SECONDS
+    while not _has_loaded(process.pid, "_multiarray_umath"):
+        assert process.poll() is None and time.monotonic() < deadline, "NumPy never loaded"
+        time.sleep(0.001)
+    result = interrupt(process)
+    assert (result.returncode, result.stderr.strip(), result.stdout) == (
+        130, "train: interrupted", "")
+
+
+def _has_loaded(pid: int, library: str) -> bool:
+    try:
+        return library in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:  # the process has ended
+        return False

@@ -5,9 +5,10 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import assert_error_at
 
 from wsd_classic import settings
-from wsd_classic.corpora.keys import KeyEntry, read_key, write_key
+from wsd_classic.corpora.keys import KeyEntry, read_key, write_atomically, write_key
 from wsd_classic.errors import WsdError
 
 SHARED_DATA = Path(os.environ.get(settings.DATA_ENV) or "/work/shared/data")
@@ -82,6 +83,22 @@ def test_write_into_a_missing_directory_is_a_user_error(tmp_path):
         write_key(tmp_path / "missing" / "out.key", [KeyEntry("a", "a.1", ("x",))])
 
 
+def test_atomic_bytes_are_written_as_given_and_a_failing_source_keeps_the_old_file(tmp_path):
+    path = _file(tmp_path, b"old", "figure.png")
+    write_atomically(path, [b"\x89PNG\r\n", b"\x00\x1a\n"])
+    assert path.read_bytes() == b"\x89PNG\r\n\x00\x1a\n"
+
+    def disk_fills_up():
+        yield b"partial"
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(WsdError, match="cannot write the file: No space left") as caught:
+        write_atomically(path, disk_fills_up())
+    assert caught.value.path == str(path)
+    assert path.read_bytes() == b"\x89PNG\r\n\x00\x1a\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["figure.png"]
+
+
 @pytest.mark.parametrize("text, line, message", [
     ("art art.1 a\nart art.2\n", 2, "expected 'lemma instance tag"),   # truncated line
     ("", 1, "no key lines"),                                             # empty file
@@ -90,10 +107,7 @@ def test_write_into_a_missing_directory_is_a_user_error(tmp_path):
     (b"art art.1 a\n\x89PNG\r\n\x1a\n\x00\x00", 4, "not a text file"),  # first NUL byte's line
 ])
 def test_malformed_key_names_file_and_line(tmp_path, text, line, message):
-    path = _file(tmp_path, text)
-    with pytest.raises(WsdError, match=message) as caught:
-        read_key(path)
-    assert (caught.value.path, caught.value.line) == (str(path), line)
+    assert_error_at(read_key, _file(tmp_path, text), line, message)
 
 
 def test_missing_file_is_a_user_error(tmp_path):

@@ -6,7 +6,7 @@ import time
 import unicodedata
 
 import pytest
-from conftest import FIXTURES, shared_data
+from conftest import FIXTURES, assert_error_at, shared_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -192,10 +192,7 @@ MALFORMED = [(_corpus(context).encode(), line, fragment) for context, line, frag
 def test_malformed_input_is_reported_with_its_line(tmp_path, data, line, fragment):
     path = tmp_path / "bad.xml"
     path.write_bytes(data)
-    with pytest.raises(WsdError) as raised:
-        read_lexical_sample(path)
-    assert fragment in raised.value.message
-    assert (raised.value.path, raised.value.line) == (str(path), line)
+    assert_error_at(read_lexical_sample, path, line, fragment)
 
 
 def test_missing_file_is_a_wsd_error(tmp_path):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import FIXTURES, shared_data
+from conftest import FIXTURES, assert_error_at, shared_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,9 +28,9 @@ def test_fixture_tokens():
     first, second, _ = iter_raganato(FIXTURES / "raganato_sample.data.xml")
     assert first.tokens[:4] == (
         RaganatoToken("The", "the", "DET"),
-        RaganatoToken("art", "art", "NOUN", "d000.s000.t000"),
+        RaganatoToken("art", "art", "NOUN", "d000.s000.t000", line=6),
         RaganatoToken("of", "of", "ADP"),
-        RaganatoToken("change ringing", "change_ringing", "NOUN", "d000.s000.t001"))
+        RaganatoToken("change ringing", "change_ringing", "NOUN", "d000.s000.t001", line=8))
     assert [token.text for token in second.tokens] == ["That", "'s", "caf\u00e9", "&", "quickly"]
     assert second.tokens[1].lemma == "'"
     assert [token.instance_id for token in second.instances] == ["d000.s001.t000", "d000.s001.t001"]
@@ -81,10 +81,7 @@ MALFORMED_DATA = [(_data(body).encode(), line, fragment) for body, line, fragmen
 def test_malformed_data_is_reported_with_its_line(tmp_path, data, line, fragment):
     path = tmp_path / "bad.data.xml"
     path.write_bytes(data)
-    with pytest.raises(WsdError) as raised:
-        list(iter_raganato(path))
-    assert fragment in raised.value.message
-    assert (raised.value.path, raised.value.line) == (str(path), line)
+    assert_error_at(lambda data_file: list(iter_raganato(data_file)), path, line, fragment)
 
 
 def test_missing_data_file(tmp_path):
@@ -133,10 +130,7 @@ def test_key_fields_may_be_separated_by_any_whitespace(tmp_path):
 def test_malformed_key_is_reported_with_its_line(tmp_path, content, line, fragment):
     path = tmp_path / "bad.key.txt"
     path.write_bytes(content)
-    with pytest.raises(WsdError) as raised:
-        read_raganato_key(path)
-    assert fragment in raised.value.message
-    assert raised.value.line == line
+    assert_error_at(read_raganato_key, path, line, fragment)
 
 
 def test_written_key_reads_back(tmp_path):

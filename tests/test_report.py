@@ -227,7 +227,8 @@ def test_semcor_scores_beside_raganato_without_answer_files(tmp_path):
     rows = _rows(html, "P/R/F1 per evaluation dataset, beside published F1")
     assert rows[0] == ["senseval2", "svm", "70.0", "69.0", "69.5", "this run"]
     assert rows[1] == ["senseval2", "mfs", "66.0", "65.0", "65.5", "this run"]
-    assert ["senseval2", "IMS", "-", "-", "70.9"] == rows[3][:5] and "Raganato" in rows[3][5]
+    assert ["senseval2", "WN 1st sense", "-", "-", "66.8"] == rows[3][:5]
+    assert ["senseval2", "IMS", "-", "-", "70.9"] == rows[4][:5] and "Raganato" in rows[4][5]
     assert '<tr class="published"><td class="text">senseval2</td><td class="text">IMS</td>' in html
     assert ["mydata", "mfs", "65.0", "64.0", "64.5", "this run"] in rows
     assert "mydata: not a registered dataset" in html

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import assert_error_at
 
 from wsd_classic import settings
 from wsd_classic.answers.senseval import read_answers
@@ -276,6 +277,5 @@ def test_raganato_files_are_read_and_a_line_without_a_key_is_refused(tmp_path):
     result = score_raganato_files(tmp_path / "gold.txt", tmp_path / "pred.txt")
     assert (result.correct, result.answered, result.instances) == (1, 2, 2)
     (tmp_path / "pred.txt").write_text("t0 b\nt1\n")
-    with pytest.raises(WsdError, match="has no sense key") as caught:
-        score_raganato_files(tmp_path / "gold.txt", tmp_path / "pred.txt")
-    assert (caught.value.path, caught.value.line) == (str(tmp_path / "pred.txt"), 2)
+    assert_error_at(lambda predictions: score_raganato_files(tmp_path / "gold.txt", predictions),
+                    tmp_path / "pred.txt", 2, "has no sense key")

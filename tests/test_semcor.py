@@ -4,7 +4,7 @@ from __future__ import annotations
 import collections
 
 import pytest
-from conftest import FIXTURES, shared_data
+from conftest import FIXTURES, assert_error_at, shared_data
 
 from wsd_classic.corpora.semcor import SemcorToken, read_semcor, read_semcor_file
 from wsd_classic.errors import WsdError
@@ -97,10 +97,7 @@ MALFORMED = [(_tag_file(*lines).encode(), line, fragment) for lines, line, fragm
 def test_malformed_tag_file_is_reported_with_its_line(tmp_path, data, line, fragment):
     path = tmp_path / "br-x01"
     path.write_bytes(data)
-    with pytest.raises(WsdError) as raised:
-        read_semcor_file(path)
-    assert fragment in raised.value.message
-    assert (raised.value.path, raised.value.line) == (str(path), line)
+    assert_error_at(read_semcor_file, path, line, fragment)
 
 
 @needs_semcor

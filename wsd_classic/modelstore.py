@@ -37,12 +37,21 @@ FILENAME = "model.npz"
 
 @dataclass
 class TrainedSystem:
-    """A system's per-lexelt estimators and what they were trained on."""
+    """A system's per-lexelt estimators and what they were trained on.
+
+    ``estimator`` names the ``systems.SYSTEMS`` entry that made them when the system has a name
+    of its own (the all-words ``mfs`` is made of ``commonest`` estimators).
+    """
 
     task: str
     system: str
     models: dict[str, SenseClassifier]
     info: dict = field(default_factory=dict)
+    estimator: str | None = None
+
+    @property
+    def estimator_name(self) -> str:
+        return self.estimator or self.system
 
 
 def library_versions() -> dict[str, str]:
@@ -77,7 +86,7 @@ def save(trained: TrainedSystem, models_root: Path, task_dir: Path | None = None
 
     ``task_dir`` replaces ``models_root/<task>`` (``bin/train`` saves into a staging copy of it).
     """
-    estimator, default_params = SYSTEMS[trained.system]
+    estimator, default_params = SYSTEMS[trained.estimator_name]
     arrays: dict[str, np.ndarray] = {}
     lexelts = {}
     params = None
@@ -172,8 +181,10 @@ def read_header(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
     return header, arrays
 
 
-def load(models_root: Path, task: str, system: str) -> TrainedSystem:
-    if system not in SYSTEMS:
+def load(models_root: Path, task: str, system: str, estimator_name: str | None = None
+         ) -> TrainedSystem:
+    """The ``task``/``system`` model; ``estimator_name`` as in ``TrainedSystem.estimator``."""
+    if (estimator_name or system) not in SYSTEMS:
         raise WsdError(f"unknown system {system}; known: {', '.join(SYSTEMS)}")
     path = model_path(models_root, task, system)
     if not path.is_file():
@@ -184,7 +195,7 @@ def load(models_root: Path, task: str, system: str) -> TrainedSystem:
     if header.get("task") != task or header.get("system") != system:
         raise WsdError(f"model is for {header.get('task')}/{header.get('system')}, "
                        f"not {task}/{system}", path)
-    estimator, _ = SYSTEMS[system]
+    estimator, _ = SYSTEMS[estimator_name or system]
     if header.get("estimator") != estimator.__name__:
         raise WsdError(f"model was made by {header.get('estimator')}, incompatible with this "
                        f"version's {estimator.__name__}: retrain", path)
@@ -203,7 +214,7 @@ def load(models_root: Path, task: str, system: str) -> TrainedSystem:
             models[item] = estimator.from_state(header["params"], entry["meta"], own)
     except (KeyError, TypeError, ValueError) as error:
         raise WsdError(f"incompatible model file ({error}): retrain with bin/train", path) from None
-    return TrainedSystem(task, system, models, header.get("info", {}))
+    return TrainedSystem(task, system, models, header.get("info", {}), estimator_name)
 
 
 @dataclass

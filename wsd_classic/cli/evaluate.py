@@ -12,11 +12,10 @@ beside them. Keys go to ``results/semcor/<system>.<dataset>.key``, figures to
 from __future__ import annotations
 
 import argparse
-import os
-from pathlib import Path
 
 from wsd_classic import settings
 from wsd_classic.cli import entry_point
+from wsd_classic.cli.options import add_location_options
 from wsd_classic.errors import WsdError
 from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE
 from wsd_classic.tasks import allwords
@@ -34,14 +33,9 @@ def parse_args(argv):
     parser.add_argument("--datasets", default=DEFAULT_DATASETS,
                         help=f"comma-separated names or NAME.data.xml paths "
                              f"(default {DEFAULT_DATASETS})")
-    parser.add_argument("--systems", default=",".join(allwords.ESTIMATORS),
-                        help=f"comma-separated (default {','.join(allwords.ESTIMATORS)})")
-    parser.add_argument("--data-dir", type=Path, help=f"corpora (default ${settings.DATA_ENV} "
-                                                      "or ./data)")
-    parser.add_argument("--models-dir", type=Path, help="root of saved models (default models/)")
-    parser.add_argument("--out-dir", type=Path, help="root of results (default results/)")
-    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
-                        help="processes for spaCy (default: 2)")
+    parser.add_argument("--systems", default=",".join(allwords.SYSTEMS),
+                        help=f"comma-separated (default {','.join(allwords.SYSTEMS)})")
+    add_location_options(parser, processes_for="spaCy")
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")

@@ -11,13 +11,12 @@ NAME is the results folder of a ``bin/train --train`` run; its key is the ``test
 from __future__ import annotations
 
 import argparse
-import os
-import secrets
 from pathlib import Path
 
 from wsd_classic import settings
 from wsd_classic.cli import entry_point
 from wsd_classic.corpora import registry
+from wsd_classic.corpora.keys import write_atomically
 from wsd_classic.errors import WsdError
 from wsd_classic.tasks.timing import StageTimer
 
@@ -68,19 +67,6 @@ def _lexical_sample_files(args, task_dir: Path) -> tuple[Path, Path | None, Path
     return key, sensemap, training
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write through a temporary file in the same folder and rename it over ``path``."""
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
-    try:
-        temporary.write_bytes(data)
-        os.replace(temporary, path)
-    except BaseException as error:
-        temporary.unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise WsdError(f"cannot write the report: {error.strerror or error}", path) from None
-        raise
-
-
 def write_report(document, out_dir: Path, output_format: str) -> Path:
     """Write the document (and, for Markdown, its figures); returns the report's path."""
     from wsd_classic.report import html, markdown
@@ -92,12 +78,12 @@ def write_report(document, out_dir: Path, output_format: str) -> Path:
                        out_dir) from None
     if output_format == "html":
         path = out_dir / f"{STEM}.html"
-        write_atomically(path, html.render(document).encode("utf-8"))
+        write_atomically(path, [html.render(document).encode("utf-8")])
         return path
     for figure in document.figures():
-        write_atomically(out_dir / markdown.figure_filename(STEM, figure), figure.png)
+        write_atomically(out_dir / markdown.figure_filename(STEM, figure), [figure.png])
     path = out_dir / f"{STEM}.md"
-    write_atomically(path, markdown.render(document, STEM).encode("utf-8"))
+    write_atomically(path, [markdown.render(document, STEM).encode("utf-8")])
     return path
 
 

@@ -10,11 +10,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 from wsd_classic import settings, systems
 from wsd_classic.cli import entry_point
+from wsd_classic.cli.options import add_location_options
 from wsd_classic.corpora import registry
 from wsd_classic.errors import WsdError
 from wsd_classic.tasks import allwords, learning_curve, lexical_sample_run
@@ -33,13 +33,8 @@ def parse_args(argv):
     source.add_argument("--seed", type=int, default=0, help="seed of --split (default 0)")
     parser.add_argument("--systems",
                         help=f"comma-separated (default {','.join(systems.SYSTEMS)}; with --task "
-                             f"{allwords.TASK}: {','.join(allwords.ESTIMATORS)})")
-    parser.add_argument("--data-dir", type=Path, help=f"corpora (default ${settings.DATA_ENV} "
-                                                      "or ./data)")
-    parser.add_argument("--models-dir", type=Path, help="root of saved models (default models/)")
-    parser.add_argument("--out-dir", type=Path, help="root of results (default results/)")
-    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
-                        help="processes for spaCy and training (default: 2)")
+                             f"{allwords.TASK}: {','.join(allwords.SYSTEMS)})")
+    add_location_options(parser, processes_for="spaCy and training")
     parser.add_argument(
         "--learning-curve", nargs="?", metavar="FRACTIONS",
         const=",".join(f"{fraction:g}" for fraction in learning_curve.DEFAULT_FRACTIONS),
@@ -90,7 +85,7 @@ def main(argv=None):
 def _train_all_words(args) -> str:
     chosen = allwords.check_systems(
         [name.strip() for name in args.systems.split(",") if name.strip()] if args.systems
-        else allwords.ESTIMATORS)
+        else allwords.SYSTEMS)
     if not chosen:
         raise WsdError("--systems names no system")
     return allwords.train_semcor(registry.locate(allwords.SEMCOR_DATASET, args.data_dir), chosen,

@@ -9,7 +9,7 @@ carries no meaning, so the reader keeps each tag once.
 ``read_records`` and ``write_lines_atomically`` are the shared plumbing of the three scorer2
 formats (keys here, ``answers.senseval`` and ``corpora.sensemap``): one place decides how a file
 is decoded, how binary input is refused and how a file is replaced without ever leaving a
-half-written one under its final name.
+half-written one under its final name (``write_atomically``, which ``bin/report`` uses too).
 """
 from __future__ import annotations
 
@@ -115,20 +115,26 @@ def check_field(value: str) -> None:
 
 
 def write_lines_atomically(path: str | os.PathLike, lines: Iterable[str]) -> None:
-    """Write ``lines`` as UTF-8 text through a temporary file in the same directory.
+    """Write ``lines`` as UTF-8 text, each ended by a newline, with ``write_atomically``."""
+    write_atomically(path, ((line + "\n").encode("utf-8") for line in lines))
+
+
+def write_atomically(path: str | os.PathLike, chunks: Iterable[bytes]) -> None:
+    """Write ``chunks`` one after another through a temporary file in the same directory.
 
     ``os.replace`` within one directory is atomic, so readers see either the old file or the
     complete new one (the data is synced to disk before the rename, so this holds across a
-    crash too); the temporary file is removed if anything fails on the way. It is created
-    with ``open(..., "x")`` rather than ``tempfile.mkstemp`` so that the final file gets the
-    usual umask-based permissions, not mkstemp's owner-only ones.
+    crash too); the temporary file is removed if anything fails on the way, including the
+    production of ``chunks``. It is created with ``open(..., "x")`` rather than
+    ``tempfile.mkstemp`` so that the final file gets the usual umask-based permissions, not
+    mkstemp's owner-only ones.
     """
     target = Path(path)
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(8)}.tmp")
     try:
-        with open(temporary, "x", encoding="utf-8", newline="\n") as stream:
-            for line in lines:
-                stream.write(line + "\n")
+        with open(temporary, "xb") as stream:
+            for chunk in chunks:
+                stream.write(chunk)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, target)

@@ -27,6 +27,7 @@ class RaganatoToken:
     lemma: str
     pos: str  # universal POS tag (NOUN, VERB, ADJ, ADV, ...)
     instance_id: str | None = None
+    line: int | None = None  # where the element starts, for instances
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ class _Reader(ExpatReader):
         self.sentence_id: str | None = None
         self.tokens: list[RaganatoToken] = []
         self.word: dict[str, str] | None = None  # attributes of the open <wf> or <instance>
+        self.word_line = 0
         self.word_text: list[str] = []
         self.instance_ids: set[str] = set()
         self.finished: list[RaganatoSentence] = []
@@ -94,6 +96,7 @@ class _Reader(ExpatReader):
                     raise self.error(f"second instance with id {attributes['id']!r}")
                 self.instance_ids.add(attributes["id"])
             self.word = attributes
+            self.word_line = self.expat.CurrentLineNumber
             self.word_text = []
 
     def end(self, name: str) -> None:
@@ -101,9 +104,10 @@ class _Reader(ExpatReader):
             text = "".join(self.word_text).strip()
             if not text:
                 raise self.error(f"empty <{name}>")
+            instance = name == "instance"
             self.tokens.append(RaganatoToken(
                 text, self.word["lemma"], self.word["pos"],
-                self.word["id"] if name == "instance" else None))
+                self.word["id"] if instance else None, self.word_line if instance else None))
             self.word = None
         elif name == "sentence":
             self.finished.append(RaganatoSentence(

@@ -27,6 +27,12 @@ class SenseClassifier(ClassifierMixin, BaseEstimator):
     feature_groups: tuple[str, ...] = ()
     #: whether the task layer may restrict its output to the senses a phrasal-verb particle allows
     uses_candidate_filter = False
+    #: the metadata entry holding the names of the fitted ``vocabulary_`` (None: it has none)
+    vocabulary_entry: str | None = None
+    #: fitted attributes saved in the metadata (JSON) and as arrays, each under its name
+    #: without the trailing underscore: ``temperature`` for ``temperature_``
+    state_fields: tuple[str, ...] = ()
+    state_arrays: tuple[str, ...] = ()
 
     def predict(self, X) -> np.ndarray:
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
@@ -40,15 +46,27 @@ class SenseClassifier(ClassifierMixin, BaseEstimator):
         return prior / prior.sum()
 
     def get_state(self) -> tuple[dict, dict[str, np.ndarray]]:
-        """JSON-able metadata and named arrays; subclasses extend this base part."""
-        return {"classes": self.classes_.tolist()}, {"prior": self.prior_}
+        """JSON-able metadata and named arrays."""
+        meta = {"classes": self.classes_.tolist(),
+                **{name: getattr(self, f"{name}_") for name in self.state_fields}}
+        if self.vocabulary_entry is not None:
+            meta[self.vocabulary_entry] = vocabulary_names(self.vocabulary_)
+        arrays = {"prior": self.prior_,
+                  **{name: getattr(self, f"{name}_") for name in self.state_arrays}}
+        return meta, arrays
 
     @classmethod
     def from_state(cls, params: dict, meta: dict, arrays: dict[str, np.ndarray]):
-        """An estimator rebuilt from ``get_state``; subclasses restore their own fields after."""
+        """An estimator rebuilt from ``get_state``."""
         model = cls(**params)
         model.classes_ = np.array(meta["classes"])
         model.prior_ = arrays["prior"]
+        if cls.vocabulary_entry is not None:
+            model.vocabulary_ = vocabulary_of(meta[cls.vocabulary_entry])
+        for name in cls.state_fields:
+            setattr(model, f"{name}_", meta[name])
+        for name in cls.state_arrays:
+            setattr(model, f"{name}_", arrays[name])
         return model
 
 

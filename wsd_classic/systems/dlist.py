@@ -12,12 +12,15 @@ import numpy as np
 
 from wsd_classic.systems import candidates
 from wsd_classic.systems.base import (SenseClassifier, binary_matrix, build_vocabulary,
-                                      check_dense_size, vocabulary_names, vocabulary_of)
+                                      check_dense_size, vocabulary_names)
 
 
 class DecisionList(SenseClassifier):
     feature_groups = ("bow", "colloc", "pos", "syntax")
     uses_candidate_filter = True
+    vocabulary_entry = "features"
+    state_fields = ("plain_senses",)
+    state_arrays = ("strength", "distribution")
 
     def __init__(self, alpha: float = 0.1, min_strength: float = 0.0, min_count: float = 1.0,
                  restrict_candidates: bool = True):
@@ -75,16 +78,3 @@ class DecisionList(SenseClassifier):
 
     def rule_names(self) -> list[str]:
         return vocabulary_names(self.vocabulary_)
-
-    def get_state(self):
-        meta, arrays = super().get_state()
-        return ({**meta, "features": self.rule_names(), "plain_senses": self.plain_senses_},
-                {**arrays, "strength": self.strength_, "distribution": self.distribution_})
-
-    @classmethod
-    def from_state(cls, params, meta, arrays):
-        model = super().from_state(params, meta, arrays)
-        model.vocabulary_ = vocabulary_of(meta["features"])
-        model.plain_senses_ = meta["plain_senses"]
-        model.strength_, model.distribution_ = arrays["strength"], arrays["distribution"]
-        return model

@@ -34,6 +34,15 @@ def first_sense(candidates: Sequence[str]) -> dict[str, float]:
     return {candidates[0]: 1.0}
 
 
+def database_first_sense(candidates: Sequence[str]) -> dict[str, float]:
+    """All weight on the candidate whose synset comes first in WordNet's database (lowest offset).
+
+    That order follows the lexicographer files, not frequency: the choice of a baseline that
+    must not use WordNet's sense counts (``mfs`` on a lemma SemCor never tagged).
+    """
+    return {min(candidates, key=lambda key: wordnet.lemma_of_key(key).synset().offset()): 1.0}
+
+
 def rank(key: str, candidates: Sequence[str]) -> int:
     """The 1-based position of ``key`` among ``candidates`` (WordNet's frequency order)."""
     return candidates.index(key) + 1

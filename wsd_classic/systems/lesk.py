@@ -14,8 +14,7 @@ import re
 import numpy as np
 
 from wsd_classic import wordnet
-from wsd_classic.systems.base import (SenseClassifier, build_vocabulary, vocabulary_names,
-                                      vocabulary_of)
+from wsd_classic.systems.base import SenseClassifier, build_vocabulary
 
 BOW_PREFIX = "bow="
 WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -45,6 +44,9 @@ def context_lemmas(features) -> list[str]:
 
 class Lesk(SenseClassifier):
     feature_groups = ("bow",)
+    vocabulary_entry = "lemmas"
+    state_fields = ("unknown_senses",)
+    state_arrays = ("signatures", "idf")
 
     def __init__(self, use_corpus: bool = False):
         self.use_corpus = use_corpus
@@ -80,17 +82,3 @@ class Lesk(SenseClassifier):
         scores = self.overlap_scores(X)
         totals = scores.sum(axis=1, keepdims=True)
         return np.where(totals > 0, scores / np.where(totals > 0, totals, 1), self.prior_)
-
-    def get_state(self):
-        meta, arrays = super().get_state()
-        return ({**meta, "lemmas": vocabulary_names(self.vocabulary_),
-                 "unknown_senses": self.unknown_senses_},
-                {**arrays, "signatures": self.signatures_, "idf": self.idf_})
-
-    @classmethod
-    def from_state(cls, params, meta, arrays):
-        model = super().from_state(params, meta, arrays)
-        model.vocabulary_ = vocabulary_of(meta["lemmas"])
-        model.unknown_senses_ = meta["unknown_senses"]
-        model.signatures_, model.idf_ = arrays["signatures"], arrays["idf"]
-        return model

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 from scipy.optimize import minimize
-from scipy.special import log_softmax, softmax
+from scipy.special import softmax
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GroupKFold
 from sklearn.preprocessing import normalize
@@ -19,7 +19,7 @@ from sklearn.svm import LinearSVC
 
 from wsd_classic.systems import candidates
 from wsd_classic.systems.base import (SenseClassifier, binary_matrix, build_vocabulary,
-                                      check_dense_size, vocabulary_names, vocabulary_of)
+                                      check_dense_size, vocabulary_names)
 
 CALIBRATION_FOLDS = 5
 TEMPERATURE_BOUNDS = (0.02, 20.0)
@@ -49,6 +49,9 @@ def _decision_matrix(svc: LinearSVC, matrix, classes: np.ndarray) -> np.ndarray:
 class LinearSVM(SenseClassifier):
     feature_groups = ("bow", "colloc", "pos", "syntax")
     uses_candidate_filter = True
+    vocabulary_entry = "features"
+    state_fields = ("temperature", "prior_share", "plain_senses")
+    state_arrays = ("coef", "intercept")
 
     def __init__(self, C: float = 10.0, calibrate: bool = True, restrict_candidates: bool = True,
                  random_state: int = 0):
@@ -151,19 +154,3 @@ class LinearSVM(SenseClassifier):
             strongest = [i for i in np.argsort(-contributions)[:top] if contributions[i] > 0]
             evidence.append([(names[active[i]], float(contributions[i])) for i in strongest])
         return evidence
-
-    def get_state(self):
-        meta, arrays = super().get_state()
-        return ({**meta, "features": vocabulary_names(self.vocabulary_),
-                 "temperature": self.temperature_, "prior_share": self.prior_share_,
-                 "plain_senses": self.plain_senses_},
-                {**arrays, "coef": self.coef_, "intercept": self.intercept_})
-
-    @classmethod
-    def from_state(cls, params, meta, arrays):
-        model = super().from_state(params, meta, arrays)
-        model.vocabulary_ = vocabulary_of(meta["features"])
-        model.temperature_, model.prior_share_ = meta["temperature"], meta["prior_share"]
-        model.plain_senses_ = meta["plain_senses"]
-        model.coef_, model.intercept_ = arrays["coef"], arrays["intercept"]
-        return model

@@ -9,16 +9,23 @@ nothing to learn from features, so its estimator is fitted on empty feature list
 that sense. ``wn1`` needs no training: WordNet's first sense.
 
 Tagging restricts a system's distribution to the target's candidates (the lemma's WordNet 3.0
-senses for its part of speech); a lemma SemCor never tagged, or none of whose SemCor senses is a
-candidate, backs off to WordNet's first sense. Every target gets exactly one key.
+senses for its part of speech). A lemma SemCor never tagged, or none of whose SemCor senses is a
+candidate, gets the system's back-off: WordNet's first sense for ``svm`` and ``dlist`` (as IMS
+does). ``mfs`` is the published SemCor MFS baseline (Raganato et al. 2017), which knows SemCor's
+counts only: it takes the candidate first in WordNet's database order instead, since WordNet's
+first sense is the ``wn1`` baseline's answer. (With WordNet's first sense as its back-off,
+``mfs`` scores 66.8 / 66.2 / 55.6 F1 on senseval2 / senseval3 / semeval2007, 1.2 and 1.1 points
+above the published 65.6 / 66.0 / 54.5 on two of them; any order that ignores sense frequency
+lands within 0.7 of all three: ``bench/semcor.py --mfs-back-offs``.) Every target gets exactly
+one key.
 """
 from __future__ import annotations
 
 import os
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tqdm import tqdm
@@ -30,7 +37,8 @@ from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
 from wsd_classic.corpora.semcor import PARTS
 from wsd_classic.errors import WsdError
 from wsd_classic.modelstore import TrainedSystem
-from wsd_classic.systems.first_sense import first_sense, rank, wordnet_senses
+from wsd_classic.systems.first_sense import (
+    database_first_sense, first_sense, rank, wordnet_senses)
 from wsd_classic.tasks import allwords_preprocess, lexical_sample
 from wsd_classic.tasks.allwords_corpus import (
     AllWordsCorpus, Target, read_raganato_corpus, read_semcor_corpus)
@@ -39,8 +47,29 @@ from wsd_classic.tasks.timing import StageTimer
 
 TASK = "semcor"
 SEMCOR_DATASET = "semcor-3.0"  # its name in corpora.registry
-# All-words system -> the estimator (a ``systems.SYSTEMS`` name) fitted per lexelt; None: none.
-ESTIMATORS = {"mfs": "commonest", "wn1": None, "svm": "svm", "dlist": "dlist"}
+BackOff = Callable[[Sequence[str]], dict[str, float]]
+
+
+@dataclass(frozen=True)
+class AllWordsSystem:
+    """``estimator``: the ``systems.SYSTEMS`` name fitted per lexelt (None: nothing to fit), with
+    ``params`` over its registered ones; ``back_off``: the distribution over a target's
+    candidates (WordNet's order) when the system knows nothing of its lemma."""
+
+    estimator: str | None
+    back_off: BackOff
+    params: dict = field(default_factory=dict)
+
+
+SYSTEMS = {
+    "mfs": AllWordsSystem("commonest", database_first_sense),
+    "wn1": AllWordsSystem(None, first_sense),
+    # C by held-out SemCor accuracy (every 5th file), then development F1 (semeval2007):
+    # 73.14 / 73.48 / 73.48 / 73.47 / 73.41 % for C = 0.3 / 1 / 3 / 10 / 30, the middle three
+    # tied within 0.02 points and 10 best on semeval2007 (bench/semcor.py --tune-c).
+    "svm": AllWordsSystem("svm", first_sense, {"C": 10.0}),
+    "dlist": AllWordsSystem("dlist", first_sense),
+}
 # Sentences on each side of the target's that the bag of words reads. ``bench/semcor.py
 # --tune-context 0,1,2`` (bench/results/semcor_context.json): svm's accuracy on held-out SemCor
 # files 73.47 / 73.46 / 73.43 %, F1 on the development set semeval2007 61.1 / 60.4 / 60.7: the
@@ -62,10 +91,10 @@ class TaggedInstance:
 
 def check_systems(names: Iterable[str]) -> list[str]:
     names = list(names)
-    unknown = [name for name in names if name not in ESTIMATORS]
+    unknown = [name for name in names if name not in SYSTEMS]
     if unknown:
         raise WsdError(f"unknown all-words system {', '.join(unknown)}; known: "
-                       f"{', '.join(ESTIMATORS)}")
+                       f"{', '.join(SYSTEMS)}")
     return names
 
 
@@ -158,10 +187,14 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
     return TrainingData(corpus, featurized, info)
 
 
-def train_system(name: str, data: TrainingData, jobs: int = 1,
-                 progress: bool | None = None) -> TrainedSystem:
-    """Fit the all-words system ``name`` (not ``wn1``) on every SemCor lexelt."""
-    trained = lexical_sample.train(ESTIMATORS[name], data.featurized, TASK, jobs, progress)
+def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | None = None,
+                 params: dict | None = None) -> TrainedSystem:
+    """Fit the all-words system ``name`` (not ``wn1``) on every SemCor lexelt; ``params``
+    override its estimator parameters."""
+    system = SYSTEMS[name]
+    trained = lexical_sample.train(system.estimator, data.featurized, TASK, jobs, progress,
+                                   {**system.params, **(params or {})})
+    trained.system, trained.estimator = name, system.estimator
     trained.info = {**data.info, "all_words_system": name}
     return trained
 
@@ -169,8 +202,9 @@ def train_system(name: str, data: TrainingData, jobs: int = 1,
 def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: int = 1) -> str:
     """The ``bin/train --task semcor`` job: train and save ``names``; returns the report."""
     timer = StageTimer()
-    trainable = [name for name in check_systems(names) if ESTIMATORS[name] is not None]
-    with_features = any(systems.SYSTEMS[ESTIMATORS[name]][0].feature_groups for name in trainable)
+    trainable = [name for name in check_systems(names) if SYSTEMS[name].estimator is not None]
+    with_features = any(systems.SYSTEMS[SYSTEMS[name].estimator][0].feature_groups
+                        for name in trainable)
     with timer.stage("read and preprocess"):
         data = prepare_training(semcor_root, with_features=with_features, jobs=jobs)
     info = data.info
@@ -179,14 +213,14 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
              f"({info['multi_sense_lexelts']:,} with two senses or more); "
              f"{info['unknown_keys']:,} tags of senses WordNet 3.0 lacks left out"]
     for name in names:
-        if ESTIMATORS[name] is None:
+        if SYSTEMS[name].estimator is None:
             lines.append(f"{name}: nothing to train (WordNet's first sense)")
             continue
         with timer.stage(f"train {name}"):
             trained = train_system(name, data, jobs)
         with timer.stage("save"):
             path = modelstore.save(trained, models_root)
-        lines.append(f"{name}: {ESTIMATORS[name]} estimators for {len(trained.models):,} "
+        lines.append(f"{name}: {SYSTEMS[name].estimator} estimators for {len(trained.models):,} "
                      f"lexelts saved to {path}")
     lines.append(timer.summary())
     return "\n".join(lines)
@@ -197,26 +231,30 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
 class AllWordsTagger:
     """A trained all-words system (``trained`` None for ``wn1``) that tags any number of corpora."""
 
-    def __init__(self, trained: TrainedSystem | None):
+    def __init__(self, trained: TrainedSystem | None, back_off: BackOff = first_sense):
         self.trained = trained
+        self.back_off = back_off
 
     @classmethod
-    def load(cls, system: str, models_root: Path) -> "AllWordsTagger":
-        estimator = ESTIMATORS[check_systems([system])[0]]
-        return cls(modelstore.load(models_root, TASK, estimator) if estimator else None)
+    def load(cls, name: str, models_root: Path) -> "AllWordsTagger":
+        system = SYSTEMS[check_systems([name])[0]]
+        trained = (modelstore.load(models_root, TASK, name, system.estimator)
+                   if system.estimator else None)
+        return cls(trained, system.back_off)
 
     def tag(self, corpus: AllWordsCorpus, jobs: int = 1,
             progress: bool | None = None) -> list[TaggedInstance]:
         """Every target of ``corpus``, in corpus order, with exactly one candidate key."""
         distributions = self._distributions(corpus, jobs, progress) if self.trained else {}
-        return [decide(target, distributions.get(target.id)) for target in corpus.targets]
+        return [decide(target, distributions.get(target.id), self.back_off)
+                for target in corpus.targets]
 
     def _distributions(self, corpus: AllWordsCorpus, jobs: int,
                        progress: bool | None) -> dict[str, dict[str, float]]:
         models = self.trained.models
         sample = as_lexical_sample(
             corpus, (target for target in corpus.targets if target.lexelt in models))
-        reads_features = bool(systems.SYSTEMS[self.trained.system][0].feature_groups)
+        reads_features = bool(systems.SYSTEMS[self.trained.estimator_name][0].feature_groups)
         context_sentences = self.trained.info.get("context_sentences", CONTEXT_SENTENCES)
         featurized = featurize(
             corpus, sample, context_sentences,
@@ -226,10 +264,11 @@ class AllWordsTagger:
                 for _, instance, weights in lexical_sample.tag(self.trained, featurized)}
 
 
-def decide(target: Target, weights: dict[str, float] | None) -> TaggedInstance:
+def decide(target: Target, weights: dict[str, float] | None,
+           back_off: BackOff = first_sense) -> TaggedInstance:
     """The answer for ``target`` from a system's sense weights (None: the system knows nothing).
 
-    Only candidates keep weight; with none left, WordNet's first sense takes it all. Ties go to
+    Only candidates keep weight; with none left, ``back_off`` gives the distribution. Ties go to
     the sense WordNet lists first.
     """
     candidates = wordnet_senses(target.lemma, target.pos)
@@ -238,7 +277,7 @@ def decide(target: Target, weights: dict[str, float] | None) -> TaggedInstance:
     if total > 0:
         distribution = {key: weight / total for key, weight in kept.items()}
     else:
-        distribution = {key: 0.0 for key in candidates} | first_sense(candidates)
+        distribution = {key: 0.0 for key in candidates} | back_off(candidates)
     ordered = sorted(candidates, key=lambda key: -distribution[key])
     return TaggedInstance(target.id, [(key, distribution[key]) for key in ordered], ordered[0],
                           rank(ordered[0], candidates))

@@ -8,9 +8,13 @@ meet by lexelt.
 """
 from __future__ import annotations
 
+import functools
 import os
+import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain
 
 from wsd_classic import wordnet
 from wsd_classic.corpora.raganato import iter_raganato
@@ -21,6 +25,14 @@ from wsd_classic.systems.first_sense import base_form, wordnet_senses
 # The synset-type digit of a sense key (``jury%1:14:00::``) and of WordNet's POS letter.
 KEY_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
 UNIVERSAL_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
+POS_NAMES = {"n": "noun", "v": "verb", "a": "adjective", "r": "adverb"}
+_POS_NEIGHBOURS = {"n": "nvar", "v": "vnar", "a": "arnv", "r": "ranv"}
+# Tags outside the universal four that still name a WordNet part of speech (two-letter keys are
+# Penn Treebank tag prefixes: NN, NNS, NNP, VBD, JJR, RBS, ...).
+_OTHER_TAGS = {"PROPN": "n", "PRT": "r", "NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
+_TYPOGRAPHIC = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u00b4": "'",
+                              "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-"})
+MAX_RETAGGED_SHOWN = 3
 
 
 @dataclass(frozen=True)
@@ -100,11 +112,14 @@ def read_semcor_corpus(root: str | os.PathLike, parts: Iterable[str] = PARTS) ->
 def read_raganato_corpus(path: str | os.PathLike) -> AllWordsCorpus:
     """The sentences and ``<instance>`` targets of a Raganato-format ``*.data.xml`` file.
 
-    Raises ``WsdError`` for a target whose part of speech is not one WordNet has, or whose lemma
-    (nor its base form) WordNet 3.0 does not have for that part of speech: such a target has no
-    candidate sense to choose.
+    A target's candidates are the WordNet 3.0 senses of its lemma for its part of speech, the
+    lemma found under the first of its ``_spellings`` (and then their base forms) that WordNet
+    has. A target tagged with none of ``UNIVERSAL_POS``, or whose lemma WordNet lacks for its
+    tag, takes the senses of another part of speech WordNet has it under (``_pos_preference``),
+    and one warning line on stderr sums those targets up. Raises ``WsdError`` for a target
+    WordNet has no sense for in any of these ways: it has no candidate to choose.
     """
-    sentences, targets = [], []
+    sentences, targets, retagged = [], [], []
     for sentence in iter_raganato(path):
         index = len(sentences)
         sentences.append(Sentence(sentence.id, sentence.document_id,
@@ -112,23 +127,71 @@ def read_raganato_corpus(path: str | os.PathLike) -> AllWordsCorpus:
         for position, token in enumerate(sentence.tokens):
             if token.instance_id is None:
                 continue
-            pos = UNIVERSAL_POS.get(token.pos)
-            if pos is None:
-                raise WsdError(f"instance {token.instance_id}: part of speech {token.pos!r} is "
-                               f"none of {', '.join(UNIVERSAL_POS)}", path)
-            lemma = _wordnet_lemma(token.lemma, pos)
-            if lemma is None:
+            entry = _wordnet_entry(token.lemma, token.pos)
+            if entry is None:
                 raise WsdError(f"instance {token.instance_id}: WordNet 3.0 has no "
-                               f"{token.pos.lower()} {token.lemma!r}, so no sense to choose from",
-                               path)
+                               f"{_described(token.lemma, token.pos)}, nor any other part of "
+                               "speech, spelling or base form of it, so no sense to choose from",
+                               path, token.line)
+            lemma, pos = entry
+            if UNIVERSAL_POS.get(token.pos) != pos:
+                retagged.append(f"{token.instance_id} ({token.lemma!r} {token.pos} -> "
+                                f"{POS_NAMES[pos]})")
             targets.append(Target(token.instance_id, lemma, pos, index, position))
+    if retagged:
+        shown = ", ".join(retagged[:MAX_RETAGGED_SHOWN])
+        more = f" and {len(retagged) - MAX_RETAGGED_SHOWN} more" \
+            if len(retagged) > MAX_RETAGGED_SHOWN else ""
+        print(f"warning: {os.fspath(path)}: {len(retagged)} instance(s) take the senses of "
+              f"another part of speech, their tag being none of {', '.join(UNIVERSAL_POS)} or "
+              f"one WordNet 3.0 lacks their lemma under: {shown}{more}", file=sys.stderr)
     return AllWordsCorpus(str(path), sentences, targets)
 
 
-def _wordnet_lemma(lemma: str, pos: str) -> str | None:
-    """``lemma`` as WordNet spells it, or its base form when only that is in WordNet."""
-    spelt = "_".join(lemma.lower().split())
-    if wordnet_senses(spelt, pos):
-        return spelt
-    base = base_form(spelt, pos)
-    return base if base is not None and wordnet_senses(base, pos) else None
+@functools.lru_cache(maxsize=1 << 16)
+def _wordnet_entry(lemma: str, tag: str) -> tuple[str, str] | None:
+    """``(lemma, pos)`` as WordNet spells them for a corpus lemma and tag, None if WordNet has no
+    sense for it: every spelling under the preferred part of speech, then their base forms, then
+    the same under the next part of speech."""
+    spellings = _spellings(lemma)
+    for pos in _pos_preference(tag):
+        for form in chain(spellings, (base_form(spelling, pos) for spelling in spellings)):
+            # WordNet matches case-insensitively, and sense keys spell lemmas in lower case.
+            if form is not None and wordnet_senses(form, pos):
+                return form.lower(), pos
+    return None
+
+
+def _spellings(lemma: str) -> tuple[str, ...]:
+    """The spellings of a corpus lemma to look up in WordNet, most faithful first.
+
+    Lower case with words joined by ``_`` as WordNet writes them; then the word separators
+    ``-`` and ``_`` traded for one another or dropped (``e_mail``, ``email``); then a split
+    clitic rejoined (``valentine_'s_day``) and a missing abbreviation dot (``dr``). A multiword
+    lemma stays whole: a component word is a different word, not a spelling of it.
+    """
+    joined = "_".join(lemma.translate(_TYPOGRAPHIC).lower().split())
+    separators = (joined, re.sub("[-_]", "_", joined), re.sub("[-_]", "-", joined),
+                  joined.replace("-", ""), re.sub("[-_]", "", joined))
+    marks = (variant for spelling in separators
+             for variant in (spelling.replace("_'", "'"), spelling + "."))
+    return tuple(dict.fromkeys(spelling for spelling in (*separators, *marks) if spelling))
+
+
+def _pos_preference(tag: str) -> str:
+    """WordNet's parts of speech in the order to look a lemma up under for a corpus tag.
+
+    The tag's own first; for a tag that is none of ``UNIVERSAL_POS``, the part of speech it
+    names in other spellings (``noun``, Penn's ``NNS``, ``PROPN``), nouns when it names none.
+    The others follow in the order corpora confuse them: nouns with verbs, adjectives with
+    adverbs, nouns with adjectives (``english``).
+    """
+    upper = tag.upper()
+    return _POS_NEIGHBOURS[UNIVERSAL_POS.get(upper) or _OTHER_TAGS.get(upper)
+                           or _OTHER_TAGS.get(upper[:2], "n")]
+
+
+def _described(lemma: str, tag: str) -> str:
+    """``noun 'qwzx'``, or ``'qwzx' tagged 'X'`` for a tag outside ``UNIVERSAL_POS``."""
+    pos = UNIVERSAL_POS.get(tag)
+    return f"{POS_NAMES[pos]} {lemma!r}" if pos else f"{lemma!r} tagged {tag!r}"

@@ -56,16 +56,19 @@ def training_rows(corpus: FeaturizedCorpus, instances: Sequence[Instance], group
     return X, y, weights
 
 
-def _fit_lexelt(system: str, item: str, X, y, weights):
+def _fit_lexelt(system: str, params: dict, item: str, X, y, weights):
     try:
-        return systems.make(system).fit(X, y, sample_weight=weights)
+        return systems.make(system, **params).fit(X, y, sample_weight=weights)
     except WsdError as error:  # an estimator does not know which lexelt it is fitted on
         raise WsdError(f"lexelt {item}: {system}: {error.message}") from None
 
 
 def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
-          progress: bool | None = None) -> TrainedSystem:
-    """Fit ``system`` on every lexelt of ``corpus`` that has annotated instances."""
+          progress: bool | None = None, params: dict | None = None) -> TrainedSystem:
+    """Fit ``system`` on every lexelt of ``corpus`` that has annotated instances.
+
+    ``params`` override the system's registered constructor parameters.
+    """
     groups = systems.SYSTEMS[system][0].feature_groups
     jobs_input = []
     for lexelt in corpus.sample.lexelts:
@@ -78,7 +81,8 @@ def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
                file=sys.stderr)
     with _workers_deaf_to_interrupts(jobs):
         fitted = Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(_fit_lexelt)(system, item, X, y, w) for item, X, y, w in jobs_input)
+            delayed(_fit_lexelt)(system, params or {}, item, X, y, w)
+            for item, X, y, w in jobs_input)
     models = {}
     for (item, *_), model in zip(jobs_input, fitted):
         models[item] = model
@@ -108,7 +112,7 @@ def _workers_deaf_to_interrupts(jobs: int):
 
 def tag(trained: TrainedSystem, corpus: FeaturizedCorpus):
     """``(lexelt, instance id, {sense: weight})`` for every instance of a lexelt the system knows."""
-    estimator = systems.SYSTEMS[trained.system][0]
+    estimator = systems.SYSTEMS[trained.estimator_name][0]
     for lexelt in corpus.sample.lexelts:
         model = trained.models.get(lexelt.item)
         if model is None or not lexelt.instances:

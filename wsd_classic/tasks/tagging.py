@@ -23,7 +23,7 @@ from tqdm import tqdm
 from wsd_classic import modelstore, wordnet
 from wsd_classic.answers.senseval import answer_line
 from wsd_classic.corpora.lexsample import read_lexical_sample
-from wsd_classic.preprocess.pipeline import load_spacy
+from wsd_classic.preprocess.pipeline import load_spacy, pipe
 from wsd_classic.tasks import lexical_sample
 from wsd_classic.tasks.text_input import (STDIN_NAME, TextBlock, check_readable, input_size,
                                           read_blocks)
@@ -89,8 +89,8 @@ def tag_text(nlp: Language, sources: list[str], counts: TagCounts, jobs: int = 1
     bar = tqdm(total=input_size(sources), desc="tag", unit="B", unit_scale=True,
                disable=not progress, file=sys.stderr)
     blocks = chain.from_iterable(read_blocks(source, on_bytes=bar.update) for source in sources)
-    docs = nlp.pipe(((block.text, block) for block in blocks), as_tuples=True,
-                    batch_size=SPACY_BATCH, n_process=jobs)
+    docs = pipe(nlp, ((block.text, block) for block in blocks), as_tuples=True,
+                batch_size=SPACY_BATCH, n_process=jobs)
     document, sentence, number = None, 0, 0
     try:
         for doc, block in docs:
