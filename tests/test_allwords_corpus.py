@@ -3,7 +3,9 @@
 The fixtures under ``fixtures/raganato_odd`` are in the real format: ``spellings.data.xml`` holds
 lemmas WordNet has under another spelling or base form (all tagged with their own part of
 speech), ``retagged.data.xml`` tags that are none of the universal four or that WordNet lacks the
-lemma under.
+lemma under, ``lexen_shape.data.xml`` the layout of lexEN's export (single-quoted declaration, a
+comment in the corpus, indentation, ids prefixed with the source dataset, instances removed
+from a sentence left as plain words).
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are n
 ODD = Path(__file__).parent / "fixtures" / "raganato_odd"
 SPELLINGS = ODD / "spellings.data.xml"
 RETAGGED = ODD / "retagged.data.xml"
+LEXEN_SHAPE = ODD / "lexen_shape.data.xml"
 
 
 def one_instance_file(tmp_path, lemma, pos, text="word"):
@@ -108,3 +111,13 @@ def test_lemma_without_any_sense_is_a_one_line_error(tmp_path, lemma, pos, descr
     # the instance stands on line 5 of the file
     assert message.startswith(f"{path}:5: instance d000.s000.t000: WordNet 3.0 has no {described},")
     assert "\n" not in message
+
+
+def test_lexen_layout_reads_as_any_raganato_file(capsys):
+    corpus = read_raganato_corpus(LEXEN_SHAPE)
+    assert [(t.id, t.lexelt) for t in corpus.targets] == [
+        ("senseval2.d000.s000.t000", "art.n"), ("senseval2.d000.s000.t002", "peculiar.a"),
+        ("semeval2015.d000.s000.t000", "bell.n")]
+    assert [s.document for s in corpus.sentences] == ["senseval2.d000", "semeval2015.d000"]
+    assert corpus.sentences[0].words[3] == "change-ringing"
+    assert capsys.readouterr().err == ""

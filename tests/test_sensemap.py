@@ -5,10 +5,10 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import assert_error_at
 
 from wsd_classic import settings
 from wsd_classic.corpora.sensemap import read_sensemap
-from wsd_classic.errors import WsdError
 
 SENSEMAP = Path(os.environ.get(settings.DATA_ENV) or "/work/shared/data") / "senseval2-ls" / \
     "eng-lex-sample.training.senses"
@@ -52,10 +52,7 @@ def test_a_bare_or_identical_repeat_adds_nothing(tmp_path, text):
     ("", 1, "no sensemap lines"),
 ])
 def test_malformed_sensemap_names_file_and_line(tmp_path, text, line, message):
-    path = _sensemap(tmp_path, text)
-    with pytest.raises(WsdError, match=message) as caught:
-        read_sensemap(path)
-    assert (caught.value.path, caught.value.line) == (str(path), line)
+    assert_error_at(read_sensemap, _sensemap(tmp_path, text), line, message)
 
 
 @pytest.mark.skipif(not SENSEMAP.is_file(), reason=f"{SENSEMAP} not found")

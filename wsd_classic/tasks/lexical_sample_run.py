@@ -10,7 +10,7 @@ from pathlib import Path
 from wsd_classic import modelstore, systems
 from wsd_classic.answers.senseval import write_answers
 from wsd_classic.corpora import registry
-from wsd_classic.corpora.keys import KeyEntry, read_key, write_key
+from wsd_classic.corpora.keys import KeyEntry, read_key, write_atomically, write_key
 from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.corpora.model import Lexelt, LexicalSample
 from wsd_classic.errors import WsdError
@@ -176,6 +176,4 @@ def _previous_scores(path: Path, keep: set[str]) -> dict:
 
 
 def write_json_atomically(path: Path, value) -> None:
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(value, indent=2, sort_keys=True) + "\n")
-    partial.replace(path)
+    write_atomically(path, [(json.dumps(value, indent=2, sort_keys=True) + "\n").encode()])
