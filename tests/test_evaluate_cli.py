@@ -97,6 +97,47 @@ def test_bad_requests_are_one_line_errors(argv, message, models_root, tmp_path, 
     assert status == 2 and message in err and err.count("\n") == 1
 
 
+def test_later_runs_add_to_the_scores_and_a_failed_run_changes_nothing(models_root, tmp_path,
+                                                                      capsys):
+    def evaluate_systems(systems):
+        return run(capsys, "--datasets", str(DATASET), "--systems", systems,
+                   "--models-dir", str(models_root), "--out-dir", str(tmp_path))[0]
+
+    results = tmp_path / "semcor"
+    assert evaluate_systems("mfs") == 0
+    assert evaluate_systems("wn1") == 0
+    scores = json.loads((results / "scores.json").read_text())
+    assert set(scores) == {"mfs", "wn1"} and set(scores["mfs"]) == {"allwords_sample"}
+    before = {path.name: path.read_bytes() for path in results.iterdir()}
+    # svm tags and its key is written in the staging copy before dlist's model is found missing
+    assert evaluate_systems("svm,dlist") == 2
+    assert {path.name: path.read_bytes() for path in results.iterdir()} == before
+    assert [path.name for path in tmp_path.iterdir() if "staging" in path.name] == []
+
+
+def test_an_interrupted_training_leaves_the_models_as_they_were(tmp_path, monkeypatch):
+    root = tmp_path / "models"
+    allwords.train_semcor(FIXTURES / "allwords_semcor", ["mfs"], root)
+    model = root / "semcor" / "mfs" / "model.npz"
+    before = (model.read_bytes(), model.stat().st_ino)  # the bytes may repeat within a second
+    trained = []
+
+    def train_then_fail(name, *args, **kwargs):
+        if trained:
+            raise KeyboardInterrupt
+        trained.append(name)
+        return real_train_system(name, *args, **kwargs)
+
+    real_train_system = allwords.train_system
+    monkeypatch.setattr(allwords, "train_system", train_then_fail)
+    with pytest.raises(KeyboardInterrupt):
+        allwords.train_semcor(FIXTURES / "allwords_semcor", ["mfs", "svm"], root)
+    assert trained == ["mfs"]  # a new mfs model was saved in the staging copy, then svm failed
+    assert sorted(path.name for path in (root / "semcor").iterdir()) == ["mfs"]
+    assert (model.read_bytes(), model.stat().st_ino) == before
+    assert [path.name for path in root.iterdir() if "staging" in path.name] == []
+
+
 def test_registered_dataset_names_resolve_to_their_files():
     dataset = resolve_dataset("semeval2007")
     if not dataset.data.is_file():

@@ -39,7 +39,7 @@ from wsd_classic.errors import WsdError
 from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.systems.first_sense import (
     database_first_sense, first_sense, rank, wordnet_senses)
-from wsd_classic.tasks import allwords_preprocess, lexical_sample
+from wsd_classic.tasks import allwords_preprocess, lexical_sample, staging
 from wsd_classic.tasks.allwords_corpus import (
     AllWordsCorpus, Target, read_raganato_corpus, read_semcor_corpus)
 from wsd_classic.tasks.lexical_sample import FeaturizedCorpus
@@ -212,16 +212,20 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
              f"{info['targets']:,} sense-tagged words in {info['lexelts']:,} lexelts "
              f"({info['multi_sense_lexelts']:,} with two senses or more); "
              f"{info['unknown_keys']:,} tags of senses WordNet 3.0 lacks left out"]
-    for name in names:
-        if SYSTEMS[name].estimator is None:
-            lines.append(f"{name}: nothing to train (WordNet's first sense)")
-            continue
-        with timer.stage(f"train {name}"):
-            trained = train_system(name, data, jobs)
-        with timer.stage("save"):
-            path = modelstore.save(trained, models_root)
-        lines.append(f"{name}: {SYSTEMS[name].estimator} estimators for {len(trained.models):,} "
-                     f"lexelts saved to {path}")
+    # Like bin/train's lexical-sample runs: models/semcor/ changes all at once, one run at a time.
+    with staging.exclusive(models_root, TASK), \
+            staging.staged_directory(Path(models_root) / TASK) as stage:
+        for name in names:
+            if SYSTEMS[name].estimator is None:
+                lines.append(f"{name}: nothing to train (WordNet's first sense)")
+                continue
+            with timer.stage(f"train {name}"):
+                trained = train_system(name, data, jobs)
+            with timer.stage("save"):
+                modelstore.save(trained, models_root, task_dir=stage)
+            lines.append(f"{name}: {SYSTEMS[name].estimator} estimators for "
+                         f"{len(trained.models):,} lexelts saved to "
+                         f"{modelstore.model_path(models_root, TASK, name)}")
     lines.append(timer.summary())
     return "\n".join(lines)
 

@@ -4,10 +4,14 @@ A dataset is a registered name (``senseval2``, ``semeval2007``, ``ALL``, ``lexen
 files are located and verified by ``corpora.registry``) or the path of any ``NAME.data.xml`` whose
 gold key lies beside it as ``NAME.gold.key.txt``. For each system and dataset the answers go to
 ``<out>/semcor/<system>.<dataset>.key`` and the figures of Raganato et al.'s scorer to
-``<out>/semcor/scores.json`` as ``{system: {dataset: {precision, recall, f1, ...}}}``.
+``<out>/semcor/scores.json`` as ``{system: {dataset: {precision, recall, f1, ...}}}``, beside
+the figures of earlier runs for other systems and datasets (their key files remain). The
+directory is written as ``bin/train`` writes its outputs: in a staging copy, under a lock, and
+swapped in only once complete.
 """
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +20,8 @@ from wsd_classic.corpora import registry
 from wsd_classic.corpora.raganato import read_raganato_key, write_raganato_key
 from wsd_classic.errors import WsdError
 from wsd_classic.scoring.raganato import score_raganato
-from wsd_classic.tasks.allwords import TASK, AllWordsTagger
+from wsd_classic.tasks import staging
+from wsd_classic.tasks.allwords import SYSTEMS, TASK, AllWordsTagger
 from wsd_classic.tasks.allwords_corpus import read_raganato_corpus
 from wsd_classic.tasks.lexical_sample_run import write_json_atomically
 
@@ -74,26 +79,47 @@ def evaluate(system_names: list[str], datasets: list[EvaluationSet], models_root
              results_root: Path, jobs: int = 1) -> Evaluation:
     """Tag every dataset with every system, write the key files and ``scores.json``."""
     out_dir = Path(results_root) / TASK
-    out_dir.mkdir(parents=True, exist_ok=True)
     corpora = {dataset.name: read_raganato_corpus(dataset.data) for dataset in datasets}
     golds = {dataset.name: read_raganato_key(dataset.gold) for dataset in datasets}
     scores: dict[str, dict[str, dict]] = {}
     speed = {}
-    for system in system_names:
-        tagger = AllWordsTagger.load(system, models_root)
-        scores[system] = {}
-        started, targets = time.perf_counter(), 0
-        for dataset in datasets:
-            tagged = tagger.tag(corpora[dataset.name], jobs)
-            targets += len(tagged)
-            write_raganato_key(out_dir / f"{system}.{dataset.name}.key",
-                               [(answer.instance_id, [answer.key]) for answer in tagged])
-            result = score_raganato(golds[dataset.name],
-                                    {answer.instance_id: [answer.key] for answer in tagged})
-            scores[system][dataset.name] = {
-                "precision": result.precision, "recall": result.recall, "f1": result.f1,
-                "correct": result.correct, "answered": result.answered,
-                "instances": result.instances}
-        speed[system] = targets / max(time.perf_counter() - started, 1e-9)
-    write_json_atomically(out_dir / "scores.json", scores)
+    with staging.exclusive(results_root, TASK), staging.staged_directory(out_dir) as stage:
+        for system in system_names:
+            tagger = AllWordsTagger.load(system, models_root)
+            scores[system] = {}
+            started, targets = time.perf_counter(), 0
+            for dataset in datasets:
+                tagged = tagger.tag(corpora[dataset.name], jobs)
+                targets += len(tagged)
+                write_raganato_key(stage / f"{system}.{dataset.name}.key",
+                                   [(answer.instance_id, [answer.key]) for answer in tagged])
+                result = score_raganato(golds[dataset.name],
+                                        {answer.instance_id: [answer.key] for answer in tagged})
+                scores[system][dataset.name] = {
+                    "precision": result.precision, "recall": result.recall, "f1": result.f1,
+                    "correct": result.correct, "answered": result.answered,
+                    "instances": result.instances}
+            speed[system] = targets / max(time.perf_counter() - started, 1e-9)
+        write_json_atomically(stage / "scores.json",
+                              merged_scores(_previous_scores(stage / "scores.json"), scores))
     return Evaluation(scores, speed, out_dir)
+
+
+def merged_scores(previous: dict, new: dict) -> dict:
+    """``previous`` figures with this run's over them, system by system and dataset by dataset."""
+    merged = {system: dict(by_dataset) for system, by_dataset in previous.items()}
+    for system, by_dataset in new.items():
+        merged.setdefault(system, {}).update(by_dataset)
+    return merged
+
+
+def _previous_scores(path: Path) -> dict:
+    """What an earlier run's ``scores.json`` holds of known systems; nothing if it is unreadable."""
+    try:
+        previous = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(previous, dict):
+        return {}
+    return {system: by_dataset for system, by_dataset in previous.items()
+            if system in SYSTEMS and isinstance(by_dataset, dict)}
