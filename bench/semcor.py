@@ -14,8 +14,9 @@ Writes bench/results/semcor.json.
 ``--tune-context 0,1,2`` instead compares numbers of neighbouring sentences in the bag of words
 for svm: its accuracy on held-out SemCor files (every 5th file, trained on the others) and its F1
 on the development set semeval2007 (trained on all of SemCor); the test sets are never read. It
-writes bench/results/semcor_context.json. ``--tune-c 1,3,10`` does the same for svm's C
-(bench/results/semcor_c.json).
+writes bench/results/semcor_context.json. ``--tune-svm C=1,3,10`` does the same for one of the
+svm's parameters, the others as registered (bench/results/semcor_svm_C.json); ``--folds 5``
+averages its held-out accuracy over the five disjoint sets of every 5th file.
 
 ``--mfs-back-offs`` scores ``mfs`` with each back-off for lemmas SemCor never tagged (WordNet's
 first sense, WordNet's database order, alphabetical sense keys) on every dataset beside the
@@ -38,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from joblib.externals.loky import get_reusable_executor  # noqa: E402
 
-from wsd_classic import modelstore, settings  # noqa: E402
+from wsd_classic import modelstore, settings, systems  # noqa: E402
 from wsd_classic.corpora import registry  # noqa: E402
 from wsd_classic.corpora.raganato import read_raganato_key  # noqa: E402
 from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE  # noqa: E402
@@ -124,12 +125,12 @@ def benchmark(args) -> dict:
 
 
 def held_out_accuracy(data: allwords.TrainingData, system: str, jobs: int,
-                      params: dict | None = None) -> float:
-    """Accuracy on every ``HELD_OUT_EVERY``-th SemCor file of ``system`` trained on the others
-    (a target is right when its key is one of its gold keys)."""
+                      params: dict | None = None, fold: int = 0) -> float:
+    """Accuracy on every ``HELD_OUT_EVERY``-th SemCor file (from the ``fold``-th on) of
+    ``system`` trained on the others (a target is right when its key is one of its gold keys)."""
     corpus = data.corpus
     documents = sorted({sentence.document for sentence in corpus.sentences})
-    held_out = set(documents[::HELD_OUT_EVERY])
+    held_out = set(documents[fold::HELD_OUT_EVERY])
     inside = [corpus.sentences[target.sentence].document in held_out for target in corpus.targets]
     training = [target for target, test in zip(corpus.targets, inside) if not test]
     testing = [target for target, test in zip(corpus.targets, inside) if test]
@@ -171,18 +172,35 @@ def tune_context(args) -> dict:
     return tuning_result("context_sentences", results)
 
 
-def tune_c(args) -> dict:
-    """svm's held-out SemCor accuracy and development F1 for each C."""
+def tune_svm(args) -> dict:
+    """svm's held-out SemCor accuracy and development F1 for each value of one parameter."""
+    parameter, values = parse_parameter_values(args.tune_svm)
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     data = allwords.prepare_training(registry.locate(allwords.SEMCOR_DATASET, args.data_dir),
                                      jobs=args.jobs)
     results = {}
-    for c in (float(value) for value in args.tune_c.split(",")):
-        results[f"{c:g}"] = {
-            "held_out_semcor_accuracy": held_out_accuracy(data, "svm", args.jobs, {"C": c}),
-            "development_f1": development_f1(data, "svm", development, args.jobs, {"C": c})}
-        print(f"C {c:g}: {results[f'{c:g}']}", file=sys.stderr)
-    return tuning_result("C", results)
+    for value in values:
+        params = {**allwords.SYSTEMS["svm"].params, parameter: value}
+        by_fold = [held_out_accuracy(data, "svm", args.jobs, params, fold)
+                   for fold in range(args.folds)]
+        results[f"{value:g}"] = {
+            "held_out_semcor_accuracy": sum(by_fold) / len(by_fold),
+            "held_out_semcor_accuracy_by_fold": by_fold,
+            "development_f1": development_f1(data, "svm", development, args.jobs, params)}
+        print(f"{parameter} {value:g}: {results[f'{value:g}']}", file=sys.stderr)
+    return {**tuning_result(parameter, results), "folds": args.folds,
+            "other_parameters": allwords.SYSTEMS["svm"].params}
+
+
+def parse_parameter_values(text: str) -> tuple[str, list]:
+    """``C=1,3,10`` -> ``("C", [1.0, 3.0, 10.0])``, each value of the parameter's own type."""
+    parameter, _, values = text.partition("=")
+    defaults = systems.make("svm").get_params()
+    if parameter not in defaults or not values:
+        raise SystemExit(f"--tune-svm wants PARAMETER=V1,V2,... with a parameter among "
+                         f"{', '.join(defaults)}: not {text!r}")
+    kind = type(defaults[parameter])
+    return parameter, [kind(value) for value in values.split(",") if value]
 
 
 MFS_BACK_OFFS = {
@@ -239,14 +257,20 @@ def main() -> int:
                         help="use the usual preprocessing cache (default: start empty)")
     parser.add_argument("--tune-context", metavar="SIZES",
                         help="instead: svm's development F1 per context size, e.g. 0,1,2")
-    parser.add_argument("--tune-c", metavar="VALUES",
-                        help="instead: svm's development F1 per C, e.g. 1,3,10")
+    parser.add_argument("--tune-svm", metavar="PARAMETER=VALUES",
+                        help="instead: svm's held-out and development scores per value of one "
+                             "parameter, e.g. C=1,3,10")
+    parser.add_argument("--folds", type=int, default=1, choices=range(1, HELD_OUT_EVERY + 1),
+                        metavar=f"1..{HELD_OUT_EVERY}",
+                        help="with --tune-svm: average held-out accuracy over this many "
+                             "disjoint sets of held-out files (default 1)")
     parser.add_argument("--mfs-back-offs", action="store_true",
                         help="instead: mfs's F1 per back-off for lemmas SemCor never tagged")
     args = parser.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
     studies = [(args.tune_context, tune_context, "semcor_context.json"),
-               (args.tune_c, tune_c, "semcor_c.json"),
+               (args.tune_svm, tune_svm,
+                f"semcor_svm_{args.tune_svm.partition('=')[0]}.json" if args.tune_svm else None),
                (args.mfs_back_offs, mfs_back_offs, "semcor_mfs.json")]
     chosen = next(((study, name) for wanted, study, name in studies if wanted), None)
     if chosen:

@@ -207,6 +207,21 @@ def test_mfs_wn1_and_svm_on_bank(models_root):
     assert svm["d001.s000.t001"].key == MONEY  # a loan from the bank with interest
 
 
+def test_svm_parameters_reach_every_lexelt_and_its_model_file(models_root):
+    svm = modelstore.load(models_root, allwords.TASK, "svm")
+    assert svm.models["bank.n"].get_params()["min_instances"] == \
+        allwords.SYSTEMS["svm"].params["min_instances"]
+    data = allwords.prepare_training(SEMCOR)
+    counted = allwords.train_system("svm", data, params={"min_instances": 13})  # bank: 12
+    mfs = allwords.train_system("mfs", data)
+    assert counted.models["bank.n"].min_instances == 13
+    bank = read_raganato_corpus(DATASET)
+    answers = {a.instance_id: a for a in allwords.AllWordsTagger(counted).tag(bank)}
+    expected = {a.instance_id: a for a in allwords.AllWordsTagger(mfs).tag(bank)}
+    for instance in ("d000.s000.t000", "d001.s000.t001"):
+        assert answers[instance].senses == pytest.approx(expected[instance].senses)
+
+
 def test_seen_single_sense_lemmas_answer_that_sense(models_root):
     for system in ("mfs", "svm", "dlist"):
         answers = tag(system, models_root)

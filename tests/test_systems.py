@@ -74,6 +74,22 @@ def test_svm_multiclass_and_single_class_lexelts():
     assert single.predict_proba([["z"]]).tolist() == [[1.0]]
 
 
+def test_svm_answers_the_training_distribution_below_its_minimum_of_instances():
+    X, y = toy_data()  # 9 instances: 4 river, 5 money
+    weights = [1.0] * len(y)
+    river_context = [["bow=river", "bow=water"]]
+    counted = systems.make("svm", min_instances=10).fit(X, y, sample_weight=weights)
+    expected = Commonest().fit(X, y).predict_proba(river_context)
+    assert np.allclose(counted.predict_proba(river_context), expected)
+    assert counted.predict(river_context)[0] == MONEY
+    # an instance tagged twice has two rows weighing half each: still one instance
+    halves = systems.make("svm", min_instances=10).fit(X + X[:1], y + [MONEY],
+                                                       sample_weight=[0.5] + [1.0] * 8 + [0.5])
+    assert np.allclose(halves.predict_proba(river_context), halves.prior_)
+    learnt = systems.make("svm", min_instances=9).fit(X, y, sample_weight=weights)
+    assert learnt.predict(river_context)[0] == RIVER
+
+
 def test_int32_sparse_indices_reach_liblinear():
     # NOTES.md: liblinear rejects int64-indexed sparse input; binary_matrix must build int32.
     from wsd_classic.systems.base import binary_matrix, build_vocabulary

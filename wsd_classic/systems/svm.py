@@ -54,11 +54,14 @@ class LinearSVM(SenseClassifier):
     state_arrays = ("coef", "intercept")
 
     def __init__(self, C: float = 10.0, calibrate: bool = True, restrict_candidates: bool = True,
-                 random_state: int = 0):
+                 random_state: int = 0, min_instances: int = 0):
         self.C = C
         self.calibrate = calibrate
         self.restrict_candidates = restrict_candidates
         self.random_state = random_state
+        # Fewer training instances than this: answer the training sense distribution, as
+        # ``commonest`` does. On a handful of examples counting beats any hyperplane.
+        self.min_instances = min_instances
 
     def fit(self, X, y, sample_weight=None):
         self.prior_ = self._prior(y, sample_weight)
@@ -67,10 +70,13 @@ class LinearSVM(SenseClassifier):
         y = np.asarray(y)
         weights = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
         self.temperature_, self.prior_share_ = 1.0, 0.0
+        counts_only = weights.sum() < self.min_instances  # an instance's row weights sum to 1
+        if counts_only:
+            self.prior_share_ = 1.0  # with zero weights below, predict_proba gives the prior
         check_dense_size(len(self.classes_), len(self.vocabulary_), len(y))
-        if len(self.classes_) == 1:
-            self.coef_ = np.zeros((1, len(self.vocabulary_)))
-            self.intercept_ = np.zeros(1)
+        if len(self.classes_) == 1 or counts_only:
+            self.coef_ = np.zeros((len(self.classes_), len(self.vocabulary_)))
+            self.intercept_ = np.zeros(len(self.classes_))
             return self
         matrix = self._matrix(X)
         svc = _fit_svc(matrix, y, weights, self.C)
