@@ -191,7 +191,7 @@ RAGANATO_TOKENS = XML_TOKENS + [
 ]
 SEMCOR_TOKENS = [
     b"<", b">", b"</", b"&", b"=", b'"', b"'", b"<contextfile concordance=brown>",
-    b"</contextfile>", b"<context filename=br-a01 paras=yes>", b"<context>", b"</context>",
+    b"</contextfile>", b"<context filename=br-z11 paras=yes>", b"<context>", b"</context>",
     b"<p pnum=1>", b"</p>", b"<s snum=1>", b"<s>", b"</s>",
     b"<wf cmd=done pos=NN lemma=jury wnsn=1 lexsn=1:14:00::>", b"<wf cmd=done pos=NN>",
     b"<wf cmd=done pos=JJ lemma=several wnsn=1;2 lexsn=5:00:00:some(a):00>",
@@ -221,7 +221,7 @@ READERS: dict[str, Reader] = {
     "raganato-key": Reader(read_raganato_key,
                            _fixture("raganato_sample.gold.key.txt", "score_gold.key.txt"),
                            LINE_TOKENS),
-    "semcor": Reader(_semcor, _fixture("semcor_corpus/brown1/tagfiles/br-a01",
+    "semcor": Reader(_semcor, _fixture("semcor_corpus/brown1/tagfiles/br-z11",
                                        "allwords_semcor/brown2/tagfiles/br-z02"), SEMCOR_TOKENS),
     "text": Reader(_text, [b"The bank of the river.\n\nHe sat on the bank. Then he left!\n"
                            b"A second line\xe2\x80\x94of the paragraph.\n"], TEXT_TOKENS),
