@@ -216,14 +216,16 @@ def mfs_back_offs(args) -> dict:
     data = allwords.prepare_training(registry.locate(allwords.SEMCOR_DATASET, args.data_dir),
                                      with_features=False, jobs=args.jobs)
     trained = allwords.train_system("mfs", data, args.jobs)
+    corpora = {dataset.name: (read_raganato_corpus(dataset.data), read_raganato_key(dataset.gold))
+               for dataset in datasets}
     results = {}
     for label, back_off in MFS_BACK_OFFS.items():
         tagger = allwords.AllWordsTagger(trained, back_off)
         results[label] = {}
         for dataset in datasets:
-            tagged = tagger.tag(read_raganato_corpus(dataset.data), args.jobs)
-            score = score_raganato(read_raganato_key(dataset.gold),
-                                   {answer.instance_id: [answer.key] for answer in tagged})
+            corpus, gold = corpora[dataset.name]
+            tagged = tagger.tag(corpus, args.jobs)
+            score = score_raganato(gold, {answer.instance_id: [answer.key] for answer in tagged})
             results[label][dataset.name] = score.f1
         print(f"{label}: " + ", ".join(f"{name} {100 * f1:.1f}"
                                        for name, f1 in results[label].items()), file=sys.stderr)
