@@ -17,6 +17,8 @@ on the development set semeval2007 (trained on all of SemCor); the test sets are
 writes bench/results/semcor_context.json. ``--tune-svm C=1,3,10`` does the same for one of the
 svm's parameters, the others as registered (bench/results/semcor_svm_C.json); ``--folds 5``
 averages its held-out accuracy over the five disjoint sets of every 5th file.
+``--tune-examples`` compares svm trained without and with WordNet's examples
+(bench/results/semcor_examples.json).
 
 ``--mfs-back-offs`` scores ``mfs`` with each back-off for lemmas SemCor never tagged (WordNet's
 first sense, WordNet's database order, alphabetical sense keys) on every dataset beside the
@@ -26,6 +28,7 @@ published MFS: it explains the published baseline, and chooses nothing
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import platform
@@ -125,7 +128,8 @@ def benchmark(args) -> dict:
 
 
 def held_out_accuracy(data: allwords.TrainingData, system: str, jobs: int,
-                      params: dict | None = None, fold: int = 0) -> float:
+                      params: dict | None = None, fold: int = 0,
+                      wordnet_examples: bool | None = None) -> float:
     """Accuracy on every ``HELD_OUT_EVERY``-th SemCor file (from the ``fold``-th on) of
     ``system`` trained on the others (a target is right when its key is one of its gold keys)."""
     corpus = data.corpus
@@ -134,19 +138,22 @@ def held_out_accuracy(data: allwords.TrainingData, system: str, jobs: int,
     inside = [corpus.sentences[target.sentence].document in held_out for target in corpus.targets]
     training = [target for target, test in zip(corpus.targets, inside) if not test]
     testing = [target for target, test in zip(corpus.targets, inside) if test]
-    subset = allwords.TrainingData(corpus, FeaturizedCorpus(
-        allwords.as_lexical_sample(corpus, training), data.featurized.features), data.info)
-    trained = allwords.train_system(system, subset, jobs, params=params)
+    subset = dataclasses.replace(data, featurized=FeaturizedCorpus(
+        allwords.as_lexical_sample(corpus, training), data.featurized.features))
+    trained = allwords.train_system(system, subset, jobs, params=params,
+                                    wordnet_examples=wordnet_examples)
     tagged = allwords.AllWordsTagger(trained).tag(
         AllWordsCorpus(corpus.source, corpus.sentences, testing), jobs)
     return sum(answer.key in target.keys for answer, target in zip(tagged, testing)) / len(testing)
 
 
 def development_f1(data: allwords.TrainingData, system: str, development, jobs: int,
-                   params: dict | None = None) -> float:
+                   params: dict | None = None, wordnet_examples: bool | None = None) -> float:
     """F1 on the development set of ``system`` trained on all of SemCor."""
     with tempfile.TemporaryDirectory(prefix="semcor-tune-") as scratch:
-        modelstore.save(allwords.train_system(system, data, jobs, params=params), Path(scratch))
+        trained = allwords.train_system(system, data, jobs, params=params,
+                                        wordnet_examples=wordnet_examples)
+        modelstore.save(trained, Path(scratch))
         tagged = tag_all([system], development, Path(scratch), jobs)
     return tagged[system]["datasets"][DEVELOPMENT_SET]["f1"]
 
@@ -175,21 +182,37 @@ def tune_context(args) -> dict:
 def tune_svm(args) -> dict:
     """svm's held-out SemCor accuracy and development F1 for each value of one parameter."""
     parameter, values = parse_parameter_values(args.tune_svm)
+    return compare_settings(args, parameter, {
+        f"{value:g}" if isinstance(value, float) else str(value).lower():
+            {"params": {**allwords.SYSTEMS["svm"].params, parameter: value}}
+        for value in values})
+
+
+def tune_examples(args) -> dict:
+    """svm's held-out SemCor accuracy and development F1 without and with WordNet's examples."""
+    return compare_settings(args, "wordnet_examples", {
+        str(value).lower(): {"wordnet_examples": value} for value in (False, True)})
+
+
+def compare_settings(args, setting: str, settings: dict[str, dict]) -> dict:
+    """Held-out accuracy (over ``--folds`` sets of files) and development F1 of svm trained
+    with each of ``settings`` (``train_system`` arguments, by label)."""
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     data = allwords.prepare_training(registry.locate(allwords.SEMCOR_DATASET, args.data_dir),
                                      jobs=args.jobs)
     results = {}
-    for value in values:
-        params = {**allwords.SYSTEMS["svm"].params, parameter: value}
-        by_fold = [held_out_accuracy(data, "svm", args.jobs, params, fold)
+    for label, overrides in settings.items():
+        by_fold = [held_out_accuracy(data, "svm", args.jobs, fold=fold, **overrides)
                    for fold in range(args.folds)]
-        results[f"{value:g}"] = {
+        results[label] = {
             "held_out_semcor_accuracy": sum(by_fold) / len(by_fold),
             "held_out_semcor_accuracy_by_fold": by_fold,
-            "development_f1": development_f1(data, "svm", development, args.jobs, params)}
-        print(f"{parameter} {value:g}: {results[f'{value:g}']}", file=sys.stderr)
-    return {**tuning_result(parameter, results), "folds": args.folds,
-            "other_parameters": allwords.SYSTEMS["svm"].params}
+            "development_f1": development_f1(data, "svm", development, args.jobs, **overrides)}
+        print(f"{setting} {label}: {results[label]}", file=sys.stderr)
+    system = allwords.SYSTEMS["svm"]
+    return {**tuning_result(setting, results), "folds": args.folds,
+            "other_parameters": {**system.params, "wordnet_examples": system.wordnet_examples},
+            "wordnet_examples": len(data.examples.sample)}
 
 
 def parse_parameter_values(text: str) -> tuple[str, list]:
@@ -200,6 +223,11 @@ def parse_parameter_values(text: str) -> tuple[str, list]:
         raise SystemExit(f"--tune-svm wants PARAMETER=V1,V2,... with a parameter among "
                          f"{', '.join(defaults)}: not {text!r}")
     kind = type(defaults[parameter])
+    if kind is bool:
+        truth = {"true": True, "false": False}
+        if not set(values.lower().split(",")) <= set(truth):
+            raise SystemExit(f"--tune-svm {parameter} takes true or false: not {values!r}")
+        return parameter, [truth[value] for value in values.lower().split(",")]
     return parameter, [kind(value) for value in values.split(",") if value]
 
 
@@ -262,9 +290,12 @@ def main() -> int:
     parser.add_argument("--tune-svm", metavar="PARAMETER=VALUES",
                         help="instead: svm's held-out and development scores per value of one "
                              "parameter, e.g. C=1,3,10")
+    parser.add_argument("--tune-examples", action="store_true",
+                        help="instead: svm's held-out and development scores without and with "
+                             "WordNet's examples in training")
     parser.add_argument("--folds", type=int, default=1, choices=range(1, HELD_OUT_EVERY + 1),
                         metavar=f"1..{HELD_OUT_EVERY}",
-                        help="with --tune-svm: average held-out accuracy over this many "
+                        help="with --tune-svm or --tune-examples: average held-out accuracy over this many "
                              "disjoint sets of held-out files (default 1)")
     parser.add_argument("--mfs-back-offs", action="store_true",
                         help="instead: mfs's F1 per back-off for lemmas SemCor never tagged")
@@ -273,6 +304,7 @@ def main() -> int:
     studies = [(args.tune_context, tune_context, "semcor_context.json"),
                (args.tune_svm, tune_svm,
                 f"semcor_svm_{args.tune_svm.partition('=')[0]}.json" if args.tune_svm else None),
+               (args.tune_examples, tune_examples, "semcor_examples.json"),
                (args.mfs_back_offs, mfs_back_offs, "semcor_mfs.json")]
     chosen = next(((study, name) for wanted, study, name in studies if wanted), None)
     if chosen:

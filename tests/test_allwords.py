@@ -15,6 +15,7 @@ from wsd_classic.errors import WsdError
 from wsd_classic.systems.first_sense import wordnet_senses
 from wsd_classic.tasks import allwords
 from wsd_classic.tasks.allwords_corpus import read_raganato_corpus, read_semcor_corpus
+from wsd_classic.tasks.allwords_examples import WORD, read_wordnet_examples
 from wsd_classic.tasks.allwords_preprocess import analyse, contexts, word_parts
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
@@ -37,6 +38,8 @@ def models_root(tmp_path_factory):
         patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
         report = allwords.train_semcor(SEMCOR, list(allwords.SYSTEMS), root)
     assert "wn1: nothing to train" in report
+    assert "WordNet 3.0 examples of those lexelts' senses: " in report
+    assert "training instances for svm\n" in report
     return root
 
 
@@ -151,10 +154,10 @@ def test_trained_models_cover_every_semcor_lexelt(models_root):
     assert svm.info["context_sentences"] == allwords.CONTEXT_SENTENCES
     assert svm.info["all_words_system"] == "svm"
     assert {"bank.n", "jury.n", "take_place.v", "walk.v"} <= set(svm.models)
-    assert len(svm.models["bank.n"].classes_) == 2
     assert svm.models["jury.n"].vocabulary_ == {}  # one sense: nothing to learn from features
     mfs = modelstore.load(models_root, allwords.TASK, "mfs", "commonest")
     assert mfs.info["all_words_system"] == "mfs"
+    assert list(mfs.models["bank.n"].classes_) == sorted([RIVER, MONEY])
     assert (models_root / allwords.TASK / "mfs" / modelstore.FILENAME).is_file()
     assert not (models_root / allwords.TASK / "commonest").exists()
 
@@ -212,7 +215,8 @@ def test_svm_parameters_reach_every_lexelt_and_its_model_file(models_root):
     assert svm.models["bank.n"].get_params()["min_instances"] == \
         allwords.SYSTEMS["svm"].params["min_instances"]
     data = allwords.prepare_training(SEMCOR)
-    counted = allwords.train_system("svm", data, params={"min_instances": 13})  # bank: 12
+    counted = allwords.train_system("svm", data, params={"min_instances": 13},  # bank: 12
+                                    wordnet_examples=False)
     mfs = allwords.train_system("mfs", data)
     assert counted.models["bank.n"].min_instances == 13
     bank = read_raganato_corpus(DATASET)
@@ -220,6 +224,56 @@ def test_svm_parameters_reach_every_lexelt_and_its_model_file(models_root):
     expected = {a.instance_id: a for a in allwords.AllWordsTagger(mfs).tag(bank)}
     for instance in ("d000.s000.t000", "d001.s000.t001"):
         assert answers[instance].senses == pytest.approx(expected[instance].senses)
+
+
+def test_wordnet_examples_are_targets_of_the_sense_they_illustrate():
+    corpus = read_wordnet_examples(["bank.n", "take_place.v", "walk.v"])
+    assert len({target.id for target in corpus.targets}) == len(corpus.targets)
+    assert [target.sentence for target in corpus.targets] == list(range(len(corpus.sentences)))
+    for target in corpus.targets:
+        (key,) = target.keys
+        assert key in wordnet_senses(target.lemma, target.pos)
+        words = [word.replace("_", " ") for word in corpus.sentences[target.sentence].words]
+        assert " ".join(words) in {" ".join(WORD.findall(example))
+                                   for example in wordnet.examples(key)}
+    words = {(target.lexelt, corpus.sentences[target.sentence].words[target.token])
+             for target in corpus.targets}
+    assert {("walk.v", "walked"), ("walk.v", "walks"), ("bank.n", "bank"),
+            ("take_place.v", "took_place")} <= words
+    bank = [target.keys[0] for target in corpus.targets if target.lexelt == "bank.n"]
+    with_examples = [key for key in wordnet_senses("bank", "n") if wordnet.examples(key)]
+    assert sorted(set(bank)) == sorted(with_examples)  # each of its examples uses "bank"
+    assert bank.count(RIVER) == len(wordnet.examples(RIVER)) == 2
+
+
+def test_examples_not_using_the_lemma_are_left_out():
+    # bank's money sense: its synset's examples illustrate it with "bank", not this lemma
+    lexelt = "depository_financial_institution.n"
+    key = wordnet_senses("depository_financial_institution", "n")[0]
+    assert wordnet.examples(key) == wordnet.examples(MONEY)
+    assert read_wordnet_examples([lexelt]).targets == []
+
+
+def test_svm_trains_on_wordnet_examples_and_the_others_do_not(models_root):
+    svm = modelstore.load(models_root, allwords.TASK, "svm")
+    data = allwords.prepare_training(SEMCOR)
+    assert svm.info["wordnet_examples"] == len(data.examples.sample) > 0
+    # senses SemCor never tagged get their examples as training instances
+    assert {RIVER, MONEY, "bank%1:04:00::"} <= set(svm.models["bank.n"].classes_)
+    for name, estimator in (("mfs", "commonest"), ("dlist", "dlist")):
+        trained = modelstore.load(models_root, allwords.TASK, name, estimator)
+        assert trained.info["wordnet_examples"] == 0
+        assert len(trained.models["bank.n"].classes_) == 2
+    without = allwords.prepare_training(SEMCOR, with_features=False)
+    assert without.examples is None
+    with pytest.raises(WsdError, match="svm trains on WordNet's examples"):
+        allwords.train_system("svm", without)
+
+
+def test_examples_are_read_only_for_a_system_that_trains_on_them(tmp_path):
+    report = allwords.train_semcor(SEMCOR, ["dlist"], tmp_path)
+    assert "WordNet 3.0 examples" not in report
+    assert modelstore.load(tmp_path, allwords.TASK, "dlist").info["wordnet_examples"] == 0
 
 
 def test_seen_single_sense_lemmas_answer_that_sense(models_root):

@@ -4,9 +4,10 @@ Training is the lexical sample's, per lexelt (``lemma.pos``, e.g. ``bank.n``): S
 sense-tagged words become a ``LexicalSample`` with one lexelt per lemma and part of speech, their
 contexts are featurized by the same extractors, and ``tasks.lexical_sample.train`` fits the same
 estimators on every lexelt: ``svm``, ``dlist``, and ``mfs``, which is the ``commonest``
-estimator (the lexelt's SemCor sense distribution). A lexelt SemCor tags with one sense only has
-nothing to learn from features, so its estimator is fitted on empty feature lists and answers
-that sense. ``wn1`` needs no training: WordNet's first sense.
+estimator (the lexelt's SemCor sense distribution); ``svm`` also learns from WordNet's example
+sentences of the lexelt's senses (``tasks.allwords_examples``). A lexelt SemCor tags with one
+sense only has nothing to learn from features, so its estimator is fitted on empty feature lists
+and answers that sense. ``wn1`` needs no training: WordNet's first sense.
 
 Tagging restricts a system's distribution to the target's candidates (the lemma's WordNet 3.0
 senses for its part of speech). A lemma SemCor never tagged, or none of whose SemCor senses is a
@@ -42,6 +43,7 @@ from wsd_classic.systems.first_sense import (
 from wsd_classic.tasks import allwords_preprocess, lexical_sample, staging
 from wsd_classic.tasks.allwords_corpus import (
     AllWordsCorpus, Target, read_raganato_corpus, read_semcor_corpus)
+from wsd_classic.tasks.allwords_examples import read_wordnet_examples
 from wsd_classic.tasks.lexical_sample import FeaturizedCorpus
 from wsd_classic.tasks.timing import StageTimer
 
@@ -54,11 +56,14 @@ BackOff = Callable[[Sequence[str]], dict[str, float]]
 class AllWordsSystem:
     """``estimator``: the ``systems.SYSTEMS`` name fitted per lexelt (None: nothing to fit), with
     ``params`` over its registered ones; ``back_off``: the distribution over a target's
-    candidates (WordNet's order) when the system knows nothing of its lemma."""
+    candidates (WordNet's order) when the system knows nothing of its lemma;
+    ``wordnet_examples``: whether WordNet's examples of a lexelt's senses join its SemCor
+    instances in training (``tasks.allwords_examples``)."""
 
     estimator: str | None
     back_off: BackOff
     params: dict = field(default_factory=dict)
+    wordnet_examples: bool = False
 
 
 SYSTEMS = {
@@ -69,8 +74,11 @@ SYSTEMS = {
     # (bench/results/semcor_svm_*.json): lexelts with fewer than 10 training instances answer
     # their SemCor distribution (all five sets of files: 73.74 / 74.01 / 74.09 / 74.05 % for
     # 0 / 5 / 10 / 20); then C (73.50 / 73.84 / 73.83 / 73.79 / 73.75 % for 0.3 / 1 / 3 / 10 /
-    # 30, the last four tied, development F1 61.3 / 61.8 / 62.0 / 61.8).
-    "svm": AllWordsSystem("svm", first_sense, {"C": 10.0, "min_instances": 10}),
+    # 30, the last four tied, development F1 61.3 / 61.8 / 62.0 / 61.8); then WordNet's
+    # examples in training (--tune-examples, bench/results/semcor_examples.json: 74.31 against
+    # 74.09 % without, better on each set of files; development F1 61.3 against 62.0).
+    "svm": AllWordsSystem("svm", first_sense, {"C": 10.0, "min_instances": 10},
+                          wordnet_examples=True),
     "dlist": AllWordsSystem("dlist", first_sense),
 }
 # Sentences on each side of the target's that the bag of words reads. ``bench/semcor.py
@@ -159,17 +167,29 @@ def featurize(corpus: AllWordsCorpus, sample: LexicalSample, context_sentences: 
 
 @dataclass
 class TrainingData:
-    """SemCor ready for the estimators, and what the models must record about it."""
+    """SemCor ready for the estimators, WordNet's examples of its lexelts (None: not read), and
+    what the models must record about them."""
 
     corpus: AllWordsCorpus
     featurized: FeaturizedCorpus
     info: dict
+    examples: FeaturizedCorpus | None = None
+
+    def with_examples(self) -> FeaturizedCorpus:
+        """SemCor's featurized instances with the examples of each lexelt added to it."""
+        extra = {lexelt.item: lexelt.instances for lexelt in self.examples.sample.lexelts}
+        lexelts = [Lexelt(lexelt.item, [*lexelt.instances, *extra.get(lexelt.item, ())])
+                   for lexelt in self.featurized.sample.lexelts]
+        return FeaturizedCorpus(LexicalSample(lexelts, self.featurized.sample.source),
+                                {**self.featurized.features, **self.examples.features})
 
 
 def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_features: bool = True,
+                     with_examples: bool = True,
                      context_sentences: int = CONTEXT_SENTENCES, jobs: int = 1,
                      progress: bool | None = None) -> TrainingData:
-    """Read SemCor and featurize the targets of its lexelts with two senses or more."""
+    """Read SemCor and featurize the targets of its lexelts with two senses or more, and
+    WordNet's examples of those lexelts (with ``with_features`` and ``with_examples``)."""
     parts = tuple(parts)
     corpus = read_semcor_corpus(semcor_root, parts)
     senses: dict[str, set[str]] = defaultdict(set)
@@ -181,24 +201,39 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
         corpus, sample, context_sentences,
         (lambda target: target.lexelt in multi_sense) if with_features else (lambda target: False),
         jobs, progress, "spaCy (SemCor)")
+    examples = None
+    if with_features and with_examples:
+        examples_corpus = read_wordnet_examples(multi_sense)
+        examples = featurize(examples_corpus,
+                             as_lexical_sample(examples_corpus, examples_corpus.targets),
+                             context_sentences, lambda target: True, jobs, progress,
+                             "spaCy (WordNet examples)")
     info = {"training": "SemCor 3.0", "parts": list(parts),
             "training_sha256": registry.tree_sha256(
                 Path(semcor_root), tuple(f"{part}/tagfiles" for part in parts)),
             "context_sentences": context_sentences, "targets": len(corpus.targets),
             "lexelts": len(senses), "multi_sense_lexelts": len(multi_sense),
             "unknown_keys": corpus.unknown_keys}
-    return TrainingData(corpus, featurized, info)
+    return TrainingData(corpus, featurized, info, examples)
 
 
 def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | None = None,
-                 params: dict | None = None) -> TrainedSystem:
+                 params: dict | None = None,
+                 wordnet_examples: bool | None = None) -> TrainedSystem:
     """Fit the all-words system ``name`` (not ``wn1``) on every SemCor lexelt; ``params``
-    override its estimator parameters."""
+    override its estimator parameters, ``wordnet_examples`` (not None) its use of them."""
     system = SYSTEMS[name]
-    trained = lexical_sample.train(system.estimator, data.featurized, TASK, jobs, progress,
+    if wordnet_examples is None:
+        wordnet_examples = system.wordnet_examples
+    if wordnet_examples and data.examples is None:
+        raise WsdError(f"all-words system {name} trains on WordNet's examples: prepare the "
+                       f"training data with features")
+    featurized = data.with_examples() if wordnet_examples else data.featurized
+    trained = lexical_sample.train(system.estimator, featurized, TASK, jobs, progress,
                                    {**system.params, **(params or {})})
     trained.system, trained.estimator = name, system.estimator
-    trained.info = {**data.info, "all_words_system": name}
+    trained.info = {**data.info, "all_words_system": name,
+                    "wordnet_examples": len(data.examples.sample) if wordnet_examples else 0}
     return trained
 
 
@@ -209,12 +244,18 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
     with_features = any(systems.SYSTEMS[SYSTEMS[name].estimator][0].feature_groups
                         for name in trainable)
     with timer.stage("read and preprocess"):
-        data = prepare_training(semcor_root, with_features=with_features, jobs=jobs)
+        data = prepare_training(
+            semcor_root, with_features=with_features, jobs=jobs,
+            with_examples=any(SYSTEMS[name].wordnet_examples for name in trainable))
     info = data.info
     lines = [f"SemCor ({', '.join(info['parts'])}): {len(data.corpus.sentences):,} sentences, "
              f"{info['targets']:,} sense-tagged words in {info['lexelts']:,} lexelts "
              f"({info['multi_sense_lexelts']:,} with two senses or more); "
              f"{info['unknown_keys']:,} tags of senses WordNet 3.0 lacks left out"]
+    if data.examples is not None:
+        learners = [name for name in trainable if SYSTEMS[name].wordnet_examples]
+        lines.append(f"WordNet 3.0 examples of those lexelts' senses: "
+                     f"{len(data.examples.sample):,}, training instances for {', '.join(learners)}")
     # Like bin/train's lexical-sample runs: models/semcor/ changes all at once, one run at a time.
     with staging.exclusive(models_root, TASK), \
             staging.staged_directory(Path(models_root) / TASK) as stage:
