@@ -17,8 +17,8 @@ on the development set semeval2007 (trained on all of SemCor); the test sets are
 writes bench/results/semcor_context.json. ``--tune-svm C=1,3,10`` does the same for one of the
 svm's parameters, the others as registered (bench/results/semcor_svm_C.json); ``--folds 5``
 averages its held-out accuracy over the five disjoint sets of every 5th file.
-``--tune-examples`` compares svm trained without and with WordNet's examples
-(bench/results/semcor_examples.json).
+``--tune-examples [svm|dlist]`` compares the system trained without and with WordNet's examples
+(bench/results/semcor_svm_examples.json).
 
 ``--mfs-back-offs`` scores ``mfs`` with each back-off for lemmas SemCor never tagged (WordNet's
 first sense, WordNet's database order, alphabetical sense keys) on every dataset beside the
@@ -158,8 +158,8 @@ def development_f1(data: allwords.TrainingData, system: str, development, jobs: 
     return tagged[system]["datasets"][DEVELOPMENT_SET]["f1"]
 
 
-def tuning_result(setting: str, results: dict) -> dict:
-    return {"development_set": DEVELOPMENT_SET, "system": "svm",
+def tuning_result(setting: str, results: dict, system: str = "svm") -> dict:
+    return {"development_set": DEVELOPMENT_SET, "system": system,
             "held_out_semcor": f"every {HELD_OUT_EVERY}th file (sorted), trained on the rest",
             f"by_{setting}": results}
 
@@ -182,35 +182,36 @@ def tune_context(args) -> dict:
 def tune_svm(args) -> dict:
     """svm's held-out SemCor accuracy and development F1 for each value of one parameter."""
     parameter, values = parse_parameter_values(args.tune_svm)
-    return compare_settings(args, parameter, {
+    return compare_settings(args, "svm", parameter, {
         f"{value:g}" if isinstance(value, float) else str(value).lower():
             {"params": {**allwords.SYSTEMS["svm"].params, parameter: value}}
         for value in values})
 
 
 def tune_examples(args) -> dict:
-    """svm's held-out SemCor accuracy and development F1 without and with WordNet's examples."""
-    return compare_settings(args, "wordnet_examples", {
+    """A system's held-out SemCor accuracy and development F1 without and with WordNet's
+    examples."""
+    return compare_settings(args, args.tune_examples, "wordnet_examples", {
         str(value).lower(): {"wordnet_examples": value} for value in (False, True)})
 
 
-def compare_settings(args, setting: str, settings: dict[str, dict]) -> dict:
-    """Held-out accuracy (over ``--folds`` sets of files) and development F1 of svm trained
-    with each of ``settings`` (``train_system`` arguments, by label)."""
+def compare_settings(args, name: str, setting: str, settings: dict[str, dict]) -> dict:
+    """Held-out accuracy (over ``--folds`` sets of files) and development F1 of system ``name``
+    trained with each of ``settings`` (``train_system`` arguments, by label)."""
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     data = allwords.prepare_training(registry.locate(allwords.SEMCOR_DATASET, args.data_dir),
                                      jobs=args.jobs)
     results = {}
     for label, overrides in settings.items():
-        by_fold = [held_out_accuracy(data, "svm", args.jobs, fold=fold, **overrides)
+        by_fold = [held_out_accuracy(data, name, args.jobs, fold=fold, **overrides)
                    for fold in range(args.folds)]
         results[label] = {
             "held_out_semcor_accuracy": sum(by_fold) / len(by_fold),
             "held_out_semcor_accuracy_by_fold": by_fold,
-            "development_f1": development_f1(data, "svm", development, args.jobs, **overrides)}
+            "development_f1": development_f1(data, name, development, args.jobs, **overrides)}
         print(f"{setting} {label}: {results[label]}", file=sys.stderr)
-    system = allwords.SYSTEMS["svm"]
-    return {**tuning_result(setting, results), "folds": args.folds,
+    system = allwords.SYSTEMS[name]
+    return {**tuning_result(setting, results, name), "folds": args.folds,
             "other_parameters": {**system.params, "wordnet_examples": system.wordnet_examples},
             "wordnet_examples": len(data.examples.sample)}
 
@@ -290,13 +291,14 @@ def main() -> int:
     parser.add_argument("--tune-svm", metavar="PARAMETER=VALUES",
                         help="instead: svm's held-out and development scores per value of one "
                              "parameter, e.g. C=1,3,10")
-    parser.add_argument("--tune-examples", action="store_true",
-                        help="instead: svm's held-out and development scores without and with "
-                             "WordNet's examples in training")
+    parser.add_argument("--tune-examples", nargs="?", const="svm", choices=("svm", "dlist"),
+                        metavar="SYSTEM",
+                        help="instead: the held-out and development scores of SYSTEM (default "
+                             "svm) without and with WordNet's examples in training")
     parser.add_argument("--folds", type=int, default=1, choices=range(1, HELD_OUT_EVERY + 1),
                         metavar=f"1..{HELD_OUT_EVERY}",
-                        help="with --tune-svm or --tune-examples: average held-out accuracy over this many "
-                             "disjoint sets of held-out files (default 1)")
+                        help="with --tune-svm or --tune-examples: average held-out accuracy "
+                             "over this many disjoint sets of held-out files (default 1)")
     parser.add_argument("--mfs-back-offs", action="store_true",
                         help="instead: mfs's F1 per back-off for lemmas SemCor never tagged")
     args = parser.parse_args()
@@ -304,7 +306,8 @@ def main() -> int:
     studies = [(args.tune_context, tune_context, "semcor_context.json"),
                (args.tune_svm, tune_svm,
                 f"semcor_svm_{args.tune_svm.partition('=')[0]}.json" if args.tune_svm else None),
-               (args.tune_examples, tune_examples, "semcor_examples.json"),
+               (args.tune_examples, tune_examples,
+                f"semcor_{args.tune_examples}_examples.json"),
                (args.mfs_back_offs, mfs_back_offs, "semcor_mfs.json")]
     chosen = next(((study, name) for wanted, study, name in studies if wanted), None)
     if chosen:

@@ -23,7 +23,7 @@ WORD = re.compile(r"\w+(?:['’-]\w+)*|[^\w\s]")
 
 
 def _lemma_at(words: Sequence[str], start: int, parts: Sequence[str], pos: str) -> bool:
-    """Whether ``words`` from ``start`` spell ``parts`` (the lemma's words), any of them inflected."""
+    """Whether ``words`` from ``start`` spell the lemma's words ``parts``, any inflected."""
     if start + len(parts) > len(words):
         return False
     for word, part in zip(words[start:start + len(parts)], parts):
