@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -143,6 +144,22 @@ def test_registered_dataset_names_resolve_to_their_files():
     if not dataset.data.is_file():
         pytest.skip("the Raganato datasets are not in the data directory")
     assert dataset.gold.name == "semeval2007.gold.key.txt"
+
+
+def test_registered_dataset_without_a_hash_is_used_with_a_one_line_warning(
+        tmp_path, models_root, capsys):
+    folder = tmp_path / "data" / "raganato" / "semeval2013"
+    folder.mkdir(parents=True)
+    shutil.copy(DATASET, folder / "semeval2013.data.xml")
+    shutil.copy(FIXTURES / "allwords_sample.gold.key.txt", folder / "semeval2013.gold.key.txt")
+    status, out, err = run(capsys, "--datasets", "semeval2013", "--systems", "wn1",
+                           "--data-dir", str(tmp_path / "data"), "--models-dir", str(models_root),
+                           "--out-dir", str(tmp_path))
+    assert status == 0 and "semeval2013" in out.splitlines()[1]
+    (warning,) = err.splitlines()
+    assert re.fullmatch(r"\S+: warning: semeval2013: no SHA-256 registered for "
+                        r"semeval2013\.data\.xml, semeval2013\.gold\.key\.txt in .*: used as "
+                        r"found, NOT verified against the published release", warning)
 
 
 def test_two_datasets_of_one_name_are_an_error(tmp_path):
