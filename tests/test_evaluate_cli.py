@@ -148,18 +148,34 @@ def test_registered_dataset_names_resolve_to_their_files():
 
 def test_registered_dataset_without_a_hash_is_used_with_a_one_line_warning(
         tmp_path, models_root, capsys):
-    folder = tmp_path / "data" / "raganato" / "semeval2013"
-    folder.mkdir(parents=True)
-    shutil.copy(DATASET, folder / "semeval2013.data.xml")
-    shutil.copy(FIXTURES / "allwords_sample.gold.key.txt", folder / "semeval2013.gold.key.txt")
-    status, out, err = run(capsys, "--datasets", "semeval2013", "--systems", "wn1",
+    _put_raganato(tmp_path / "data", "ALL")
+    status, out, err = run(capsys, "--datasets", "ALL", "--systems", "wn1",
                            "--data-dir", str(tmp_path / "data"), "--models-dir", str(models_root),
                            "--out-dir", str(tmp_path))
-    assert status == 0 and "semeval2013" in out.splitlines()[1]
+    assert status == 0 and "ALL" in out.splitlines()[1]
     (warning,) = err.splitlines()
-    assert re.fullmatch(r"\S+: warning: semeval2013: no SHA-256 registered for "
-                        r"semeval2013\.data\.xml, semeval2013\.gold\.key\.txt in .*: used as "
-                        r"found, NOT verified against the published release", warning)
+    assert re.fullmatch(r"\S+: warning: ALL: no SHA-256 registered for ALL\.data\.xml, "
+                        r"ALL\.gold\.key\.txt in .*: used as found, NOT verified against the "
+                        r"published release", warning)
+
+
+@pytest.mark.parametrize("name", ["semeval2013", "semeval2015"])
+def test_registered_dataset_with_other_content_is_a_one_line_error(name, tmp_path, models_root,
+                                                                   capsys):
+    _put_raganato(tmp_path / "data", name)
+    status, out, err = run(capsys, "--datasets", name, "--systems", "wn1",
+                           "--data-dir", str(tmp_path / "data"), "--models-dir", str(models_root),
+                           "--out-dir", str(tmp_path))
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert f"{name}.data.xml" in err and "SHA-256" in err
+
+
+def _put_raganato(data_dir: Path, name: str) -> None:
+    """The fixture dataset under ``name`` in ``data_dir``'s Raganato layout."""
+    folder = data_dir / "raganato" / name
+    folder.mkdir(parents=True)
+    shutil.copy(DATASET, folder / f"{name}.data.xml")
+    shutil.copy(FIXTURES / "allwords_sample.gold.key.txt", folder / f"{name}.gold.key.txt")
 
 
 def test_two_datasets_of_one_name_are_an_error(tmp_path):
