@@ -177,7 +177,7 @@ class TrainingData:
     info: dict
     examples: FeaturizedCorpus | None = None
 
-    def with_examples(self) -> FeaturizedCorpus:
+    def featurized_with_examples(self) -> FeaturizedCorpus:
         """SemCor's featurized instances with the examples of each lexelt added to it."""
         extra = {lexelt.item: lexelt.instances for lexelt in self.examples.sample.lexelts}
         lexelts = [Lexelt(lexelt.item, [*lexelt.instances, *extra.get(lexelt.item, ())])
@@ -230,7 +230,7 @@ def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | 
     if wordnet_examples and data.examples is None:
         raise WsdError(f"all-words system {name} trains on WordNet's examples: prepare the "
                        f"training data with features")
-    featurized = data.with_examples() if wordnet_examples else data.featurized
+    featurized = data.featurized_with_examples() if wordnet_examples else data.featurized
     trained = lexical_sample.train(system.estimator, featurized, TASK, jobs, progress,
                                    {**system.params, **(params or {})})
     trained.system, trained.estimator = name, system.estimator
