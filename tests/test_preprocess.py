@@ -2,6 +2,7 @@
 import gzip
 import os
 import signal
+import sys
 import threading
 
 import pytest
@@ -103,3 +104,24 @@ def test_a_ctrl_c_arriving_after_the_workers_left_is_an_interrupt():
         late_ctrl_c.cancel()  # a pipe that gave up at once must not interrupt the test run
     assert isinstance(interrupt.value.__context__, EOFError)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+class _CtrlCInAFinalizer:
+    """Ctrl-C while garbage collection runs this object's ``__del__``, which swallows the
+    KeyboardInterrupt its handler raises."""
+
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):  # the handler runs between these bytecodes, inside __del__
+            pass
+
+
+def test_a_ctrl_c_swallowed_by_a_finalizer_is_still_an_interrupt(capsys):
+    hook = sys.unraisablehook
+    docs = pipeline.pipe(_WorkersThatLeave(then=lambda: _CtrlCInAFinalizer()), ["a", "b"],
+                         n_process=2)
+    assert next(docs) == "a"
+    with pytest.raises(KeyboardInterrupt):
+        next(docs)
+    assert capsys.readouterr().err == ""  # no "Exception ignored in ... __del__" report
+    assert sys.unraisablehook is hook

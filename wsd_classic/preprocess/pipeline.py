@@ -128,20 +128,38 @@ def pipe(nlp, texts: Iterable, **options) -> Iterator:
         yield from nlp.pipe(texts, **options)
         return
     parent = os.getpid()
+    ctrl_c = threading.Event()
 
     def interrupted(signal_number, frame):
         if os.getpid() != parent:
             os._exit(0)  # any other status makes spaCy warn; the parent reports the interrupt
+        ctrl_c.set()
         raise KeyboardInterrupt
 
+    # A Ctrl-C whose handler runs inside a finalizer (``__del__`` during garbage collection) is
+    # swallowed there, with an "Exception ignored" traceback: keep that quiet, and honour the
+    # Ctrl-C at the next document or when the workers' pipes close.
+    unraisable_hook = sys.unraisablehook
+
+    def quiet_ctrl_c(report):
+        if not (ctrl_c.is_set() and issubclass(report.exc_type, KeyboardInterrupt)):
+            unraisable_hook(report)
+
     previous = signal.signal(signal.SIGINT, interrupted)
+    sys.unraisablehook = quiet_ctrl_c
     try:
-        yield from nlp.pipe(texts, **options)
+        for doc in nlp.pipe(texts, **options):
+            if ctrl_c.is_set():
+                raise KeyboardInterrupt
+            yield doc
     except (EOFError, ConnectionError) as error:
-        # A worker that has left closes its pipe. On Ctrl-C the signal reaches the workers of
-        # the group first at times, and this process finds the pipe closed a moment before its
-        # own SIGINT arrives: that one then interrupts the wait, as a KeyboardInterrupt.
-        time.sleep(WORKER_EXIT_GRACE_SECONDS)
+        # A worker that has left closes its pipe. On Ctrl-C the signal may reach the workers
+        # a moment before this process: its own then interrupts the wait, as KeyboardInterrupt.
+        if not ctrl_c.is_set():
+            time.sleep(WORKER_EXIT_GRACE_SECONDS)
+        if ctrl_c.is_set():
+            raise KeyboardInterrupt from error
         raise WsdError("a spaCy worker process ended unexpectedly") from error
     finally:
         signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = unraisable_hook
