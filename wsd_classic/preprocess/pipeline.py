@@ -1,6 +1,7 @@
 """Run spaCy over instance contexts and align the result with the ``<head>`` of each instance."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import signal
@@ -148,10 +149,12 @@ def pipe(nlp, texts: Iterable, **options) -> Iterator:
     previous = signal.signal(signal.SIGINT, interrupted)
     sys.unraisablehook = quiet_ctrl_c
     try:
-        for doc in nlp.pipe(texts, **options):
-            if ctrl_c.is_set():
-                raise KeyboardInterrupt
-            yield doc
+        # closed here, as ``yield from`` would: spaCy's own clean-up stops its workers
+        with contextlib.closing(nlp.pipe(texts, **options)) as docs:
+            for doc in docs:
+                if ctrl_c.is_set():
+                    raise KeyboardInterrupt
+                yield doc
     except (EOFError, ConnectionError) as error:
         # A worker that has left closes its pipe. On Ctrl-C the signal may reach the workers
         # a moment before this process: its own then interrupts the wait, as KeyboardInterrupt.
