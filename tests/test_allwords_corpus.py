@@ -116,8 +116,8 @@ def test_lemma_without_any_sense_is_a_one_line_error(tmp_path, lemma, pos, descr
 def test_lexen_layout_reads_as_any_raganato_file(capsys):
     corpus = read_raganato_corpus(LEXEN_SHAPE)
     assert [(t.id, t.lexelt) for t in corpus.targets] == [
-        ("senseval2.d000.s000.t000", "art.n"), ("senseval2.d000.s000.t002", "peculiar.a"),
+        ("senseval2.d000.s000.t000", "craft.n"), ("senseval2.d000.s000.t002", "odd.a"),
         ("semeval2015.d000.s000.t000", "bell.n")]
     assert [s.document for s in corpus.sentences] == ["senseval2.d000", "semeval2015.d000"]
-    assert corpus.sentences[0].words[3] == "change-ringing"
+    assert corpus.sentences[0].words[3] == "bell-tuning"
     assert capsys.readouterr().err == ""
