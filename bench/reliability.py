@@ -43,6 +43,7 @@ from test_interrupts import (BEFORE_RUN, NEW_RUN, TASK, check_before_or_complete
 from test_limits import measured  # noqa: E402
 
 from wsd_classic import modelstore, settings  # noqa: E402
+from wsd_classic.tasks import catalogue  # noqa: E402
 from wsd_classic.tasks.lexical_sample_run import write_json_atomically  # noqa: E402
 
 RESULTS = REPO / "bench" / "results" / "reliability.json"
@@ -93,7 +94,7 @@ def reproducibility(work: Path, data_dir: str | None) -> dict:
     roots, seconds = {}, {}
     for jobs in (2, 1):
         roots[jobs] = work / f"jobs{jobs}"
-        command = [REPO / "bin" / "train", "--task", "senseval2-ls", "--jobs", str(jobs),
+        command = [REPO / "bin" / "train", "--task", catalogue.SENSEVAL2_LS.name, "--jobs", str(jobs),
                    "--models-dir", roots[jobs] / "models", "--out-dir", roots[jobs] / "results"]
         if data_dir:
             command += ["--data-dir", data_dir]
@@ -103,14 +104,14 @@ def reproducibility(work: Path, data_dir: str | None) -> dict:
         if result.returncode != 0:
             return {"error": result.stderr.strip(), "passed": False}
         print(f"senseval2-ls with --jobs {jobs}: {seconds[jobs]} s", file=sys.stderr, flush=True)
-    results = {jobs: root / "results" / "senseval2-ls" for jobs, root in roots.items()}
+    results = {jobs: root / "results" / catalogue.SENSEVAL2_LS.name for jobs, root in roots.items()}
     compared = sorted(path.name for path in results[2].iterdir()
                       if path.name.endswith(".ans") or path.name == "scores.json")
     differing = [name for name in compared
                  if (results[2] / name).read_bytes() != (results[1] / name).read_bytes()]
     models = {}
-    for path in sorted((roots[2] / "models" / "senseval2-ls").glob(f"*/{modelstore.FILENAME}")):
-        headers = [modelstore.read_header(root / "models" / "senseval2-ls" / path.parent.name /
+    for path in sorted((roots[2] / "models" / catalogue.SENSEVAL2_LS.name).glob(f"*/{modelstore.FILENAME}")):
+        headers = [modelstore.read_header(root / "models" / catalogue.SENSEVAL2_LS.name / path.parent.name /
                                           modelstore.FILENAME)[0] for root in roots.values()]
         for header in headers:
             header.pop("created")
@@ -144,7 +145,7 @@ def tag_memory(work: Path, copies: list[int], data_dir: str | None, models_root:
         path = work / f"contexts-x{count}.txt"
         path.write_text(text * count, encoding="utf-8")
         started = time.perf_counter()
-        result, peak = measured(work, "tag", "--task", "senseval2-ls", "--models-dir", models_root,
+        result, peak = measured(work, "tag", "--task", catalogue.SENSEVAL2_LS.name, "--models-dir", models_root,
                                 "--format", "jsonl", "--jobs", "2", "-q",
                                 "--output", work / "tagged.jsonl", path,
                                 cache=settings.cache_dir(), timeout=None)

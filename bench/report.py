@@ -25,8 +25,9 @@ from wsd_classic.answers.senseval import read_answers  # noqa: E402
 from wsd_classic.corpora import registry  # noqa: E402
 from wsd_classic.corpora.keys import read_key  # noqa: E402
 from wsd_classic.report.calibration import calibration  # noqa: E402
+from wsd_classic.tasks import catalogue  # noqa: E402
 
-TASK = "senseval2-ls"
+TASK = catalogue.SENSEVAL2_LS.name
 ECE_TARGET = 0.05
 SECONDS_TARGET = 10.0
 

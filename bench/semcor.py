@@ -48,13 +48,15 @@ from wsd_classic.corpora.raganato import read_raganato_key  # noqa: E402
 from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE  # noqa: E402
 from wsd_classic.scoring.raganato import score_raganato  # noqa: E402
 from wsd_classic.systems.first_sense import database_first_sense, first_sense  # noqa: E402
-from wsd_classic.tasks import allwords  # noqa: E402
+from wsd_classic.features.featurizer import ContextRule, Featurizer  # noqa: E402
+from wsd_classic.tasks import allwords, catalogue  # noqa: E402
 from wsd_classic.tasks.allwords_corpus import AllWordsCorpus, read_raganato_corpus  # noqa: E402
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets  # noqa: E402
-from wsd_classic.tasks.lexical_sample import FeaturizedCorpus  # noqa: E402
+from wsd_classic.tasks.engine import FeaturizedCorpus  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 DEVELOPMENT_SET = "semeval2007"
+TASK = catalogue.SEMCOR
 HELD_OUT_EVERY = 5
 
 
@@ -65,12 +67,10 @@ def peak_memory_mb() -> dict[str, float]:
             "children": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
 
 
-def train_all(semcor_root: Path, names: list[str], models_root: Path, jobs: int,
-              context_sentences: int) -> dict:
-    trainable = [name for name in names if allwords.SYSTEMS[name].estimator is not None]
+def train_all(semcor_root: Path, names: list[str], models_root: Path, jobs: int) -> dict:
+    trainable = [name for name in names if systems.get(name).estimator is not None]
     started = time.perf_counter()
-    data = allwords.prepare_training(semcor_root, context_sentences=context_sentences,
-                                     jobs=jobs)
+    data = allwords.prepare_training(semcor_root, jobs=jobs)
     report = {"prepare_seconds": time.perf_counter() - started, "info": data.info, "systems": {}}
     for name in trainable:
         started = time.perf_counter()
@@ -107,22 +107,22 @@ def tag_all(names: list[str], datasets, models_root: Path, jobs: int) -> dict:
 
 
 def benchmark(args) -> dict:
-    names = allwords.check_systems(args.systems.split(","))
+    names = TASK.check_systems(args.systems.split(","))
     datasets = resolve_datasets(args.datasets.split(","), args.data_dir)
-    semcor_root = registry.locate(allwords.SEMCOR_DATASET, args.data_dir)
+    semcor_root = registry.locate(TASK.dataset, args.data_dir)
     with tempfile.TemporaryDirectory(prefix="semcor-bench-") as scratch:
         if not args.warm_cache:
             os.environ[settings.CACHE_ENV] = str(Path(scratch) / "cache")
         models_root = Path(scratch) / "models"
         started = time.perf_counter()
-        training = train_all(semcor_root, names, models_root, args.jobs, allwords.CONTEXT_SENTENCES)
+        training = train_all(semcor_root, names, models_root, args.jobs)
         training["seconds"] = time.perf_counter() - started
         training["peak_memory_mb"] = peak_memory_mb()
         tagging = tag_all(names, datasets, models_root, args.jobs)
     return {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                         "platform": platform.platform()},
             "jobs": args.jobs, "cold_cache": not args.warm_cache,
-            "context_sentences": allwords.CONTEXT_SENTENCES,
+            "context_sentences": TASK.context.sentences,
             "training": training, "tagging": tagging, "peak_memory_mb": peak_memory_mb(),
             "published_f1": RAGANATO_2017, "published_source": RAGANATO_SOURCE}
 
@@ -139,10 +139,11 @@ def held_out_accuracy(data: allwords.TrainingData, system: str, jobs: int,
     training = [target for target, test in zip(corpus.targets, inside) if not test]
     testing = [target for target, test in zip(corpus.targets, inside) if test]
     subset = dataclasses.replace(data, featurized=FeaturizedCorpus(
-        allwords.as_lexical_sample(corpus, training), data.featurized.features))
+        allwords.as_lexical_sample(corpus, training), data.featurized.features,
+        data.featurized.featurizer))
     trained = allwords.train_system(system, subset, jobs, params=params,
                                     wordnet_examples=wordnet_examples)
-    tagged = allwords.AllWordsTagger(trained).tag(
+    tagged = allwords.AllWordsTagger(trained, systems.get(system).back_off).tag(
         AllWordsCorpus(corpus.source, corpus.sentences, testing), jobs)
     return sum(answer.key in target.keys for answer, target in zip(tagged, testing)) / len(testing)
 
@@ -167,10 +168,11 @@ def tuning_result(setting: str, results: dict, system: str = "svm") -> dict:
 def tune_context(args) -> dict:
     """svm's held-out SemCor accuracy and development F1 for each context size."""
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
-    semcor_root = registry.locate(allwords.SEMCOR_DATASET, args.data_dir)
+    semcor_root = registry.locate(TASK.dataset, args.data_dir)
     results = {}
     for size in (int(value) for value in args.tune_context.split(",")):
-        data = allwords.prepare_training(semcor_root, context_sentences=size, jobs=args.jobs)
+        data = allwords.prepare_training(
+            semcor_root, featurizer=Featurizer(ContextRule(sentences=size)), jobs=args.jobs)
         results[str(size)] = {
             "held_out_semcor_accuracy": held_out_accuracy(data, "svm", args.jobs),
             "development_f1": development_f1(data, "svm", development, args.jobs)}
@@ -184,7 +186,7 @@ def tune_svm(args) -> dict:
     parameter, values = parse_parameter_values(args.tune_svm)
     return compare_settings(args, "svm", parameter, {
         f"{value:g}" if isinstance(value, float) else str(value).lower():
-            {"params": {**allwords.SYSTEMS["svm"].params, parameter: value}}
+            {"params": {**TASK.system_params("svm"), parameter: value}}
         for value in values})
 
 
@@ -199,7 +201,7 @@ def compare_settings(args, name: str, setting: str, settings: dict[str, dict]) -
     """Held-out accuracy (over ``--folds`` sets of files) and development F1 of system ``name``
     trained with each of ``settings`` (``train_system`` arguments, by label)."""
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
-    data = allwords.prepare_training(registry.locate(allwords.SEMCOR_DATASET, args.data_dir),
+    data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
                                      jobs=args.jobs)
     results = {}
     for label, overrides in settings.items():
@@ -210,9 +212,9 @@ def compare_settings(args, name: str, setting: str, settings: dict[str, dict]) -
             "held_out_semcor_accuracy_by_fold": by_fold,
             "development_f1": development_f1(data, name, development, args.jobs, **overrides)}
         print(f"{setting} {label}: {results[label]}", file=sys.stderr)
-    system = allwords.SYSTEMS[name]
     return {**tuning_result(setting, results, name), "folds": args.folds,
-            "other_parameters": {**system.params, "wordnet_examples": system.wordnet_examples},
+            "other_parameters": {**TASK.system_params(name),
+                                 "wordnet_examples": name in TASK.wordnet_examples},
             "wordnet_examples": len(data.examples.sample)}
 
 
@@ -242,7 +244,7 @@ MFS_BACK_OFFS = {
 def mfs_back_offs(args) -> dict:
     """mfs's F1 on every dataset with each back-off, beside the published MFS."""
     datasets = resolve_datasets(args.datasets.split(","), args.data_dir)
-    data = allwords.prepare_training(registry.locate(allwords.SEMCOR_DATASET, args.data_dir),
+    data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
                                      with_features=False, jobs=args.jobs)
     trained = allwords.train_system("mfs", data, args.jobs)
     corpora = {dataset.name: (read_raganato_corpus(dataset.data), read_raganato_key(dataset.gold))
@@ -280,7 +282,7 @@ def summary(result: dict) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--systems", default=",".join(allwords.SYSTEMS))
+    parser.add_argument("--systems", default=",".join(TASK.systems))
     parser.add_argument("--datasets", default="senseval2,senseval3,semeval2007")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--data-dir", type=Path)

@@ -20,6 +20,11 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from wsd_classic.tasks import catalogue  # noqa: E402
+
+TASK = catalogue.SENSEVAL2_LS.name
 TARGETS = {"commonest": (46.1, 49.1), "lesk-corpus": (51.0, None), "dlist": (58.0, None),
            "svm": (65.5, None)}
 
@@ -87,21 +92,21 @@ def main() -> int:
         environment["WSD_CLASSIC_CACHE"] = str(work / "cache")
     runs = {}
     for label in (("warm",) if args.warm_only else ("cold", "warm")):
-        command = [str(REPO / "bin" / "train"), "--task", "senseval2-ls", "--jobs", str(args.jobs),
+        command = [str(REPO / "bin" / "train"), "--task", TASK, "--jobs", str(args.jobs),
                    "--models-dir", str(work / label / "models"),
                    "--out-dir", str(work / label / "results")]
         if args.data_dir:
             command += ["--data-dir", args.data_dir]
         print(f"{label} run ...", flush=True)
         run = timed_run(command, environment)
-        out = work / label / "results" / "senseval2-ls"
+        out = work / label / "results" / TASK
         run["stages"] = json.loads((out / "timings.json").read_text())["stages"]
         run["digests"] = digests(out)
         runs[label] = run
         print(f"{label}: {run['wall_seconds']:.1f}s wall, peak {run['peak_rss_mb']:.0f} MB, "
               f"stages {json.dumps({k: round(v, 1) for k, v in run['stages'].items()})}",
               flush=True)
-    last = work / list(runs)[-1] / "results" / "senseval2-ls"
+    last = work / list(runs)[-1] / "results" / TASK
     scores = json.loads((last / "scores.json").read_text())
     accuracy = {system: {"fine_recall": 100 * figures["fine"]["recall"],
                          "coarse_recall": 100 * figures["coarse"]["recall"]}

@@ -32,10 +32,10 @@ from wsd_classic import settings, wordnet  # noqa: E402
 from wsd_classic.corpora import registry  # noqa: E402
 from wsd_classic.corpora.lexsample import read_lexical_sample  # noqa: E402
 from wsd_classic.preprocess.pipeline import load_spacy  # noqa: E402
-from wsd_classic.tasks import tagging  # noqa: E402
+from wsd_classic.tasks import catalogue, tagging  # noqa: E402
 from wsd_classic.tasks.text_input import read_blocks  # noqa: E402
 
-TASK = "senseval2-ls"
+TASK = catalogue.SENSEVAL2_LS.name
 TARGET_SHARE = 0.25
 
 

@@ -23,10 +23,11 @@ from sklearn.model_selection import KFold
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from wsd_classic.tasks import catalogue  # noqa: E402
 from wsd_classic import systems  # noqa: E402
 from wsd_classic.corpora import registry  # noqa: E402
 from wsd_classic.corpora.lexsample import read_lexical_sample  # noqa: E402
-from wsd_classic.tasks import lexical_sample  # noqa: E402
+from wsd_classic.tasks import engine  # noqa: E402
 
 GRIDS = {
     "svm": {"C": [0.3, 1.0, 3.0, 10.0, 30.0]},
@@ -66,16 +67,16 @@ def main() -> int:
     parser.add_argument("--data-dir")
     parser.add_argument("--systems", default=",".join(GRIDS))
     args = parser.parse_args()
-    directory = registry.locate("senseval2-ls", args.data_dir)
+    directory = registry.locate(catalogue.SENSEVAL2_LS.dataset, args.data_dir)
     sample = read_lexical_sample(directory / "eng-lex-sample.training.xml")
-    corpus = lexical_sample.featurize(sample, args.jobs, "spaCy (train)")
+    corpus = engine.featurize(sample, jobs=args.jobs, description="spaCy (train)")
     results = {}
     for system in args.systems.split(","):
-        groups = systems.SYSTEMS[system][0].feature_groups
+        groups = systems.get(system).feature_groups
         data = []
         for lexelt in sample.lexelts:
             annotated = [instance for instance in lexelt.instances if instance.answers]
-            X, y, weights = lexical_sample.training_rows(corpus, annotated, groups)
+            X, y, weights = engine.training_rows(corpus, annotated, groups)
             gold = [instance.id for instance in annotated for _ in dict.fromkeys(instance.answers)]
             data.append((X, y, weights, gold))
         results[system] = []

@@ -62,14 +62,14 @@ def tiny_models(tmp_path_factory):
     from wsd_classic import modelstore
     from wsd_classic.corpora.lexsample import read_lexical_sample
     from wsd_classic.corpora.registry import file_sha256
-    from wsd_classic.tasks import lexical_sample
+    from wsd_classic.tasks import engine
 
     base, task, training = tmp_path_factory.mktemp("tiny"), "tag-fixture", FIXTURES / "tag_training.xml"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("WSD_CLASSIC_CACHE", str(base / "cache"))
-        corpus = lexical_sample.featurize(read_lexical_sample(training))
+        corpus = engine.featurize(read_lexical_sample(training))
     for system in ("commonest", "dlist", "svm"):
-        trained = lexical_sample.train(system, corpus, task, progress=False)
+        trained = engine.train(system, corpus, task, progress=False)
         trained.info = {"training_file": str(training), "training_sha256": file_sha256(training)}
         modelstore.save(trained, base / "models")
     return base / "models", task, corpus

@@ -12,8 +12,8 @@ import pytest
 
 from wsd_classic import modelstore, wordnet
 from wsd_classic.errors import WsdError
-from wsd_classic.systems.first_sense import wordnet_senses
-from wsd_classic.tasks import allwords
+from wsd_classic.systems.first_sense import first_sense, wordnet_senses
+from wsd_classic.tasks import allwords, catalogue
 from wsd_classic.tasks.allwords_corpus import read_raganato_corpus, read_semcor_corpus
 from wsd_classic.tasks.allwords_examples import WORD, read_wordnet_examples
 from wsd_classic.tasks.allwords_preprocess import analyse, contexts, word_parts
@@ -24,6 +24,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 SEMCOR = FIXTURES / "allwords_semcor"
 DATASET = FIXTURES / "allwords_sample.data.xml"
 RIVER, MONEY = "bank%1:17:01::", "bank%1:14:00::"
+SEMCOR_TASK = catalogue.SEMCOR
 
 
 @pytest.fixture(autouse=True)
@@ -36,7 +37,7 @@ def models_root(tmp_path_factory):
     root = tmp_path_factory.mktemp("models")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-        report = allwords.train_semcor(SEMCOR, list(allwords.SYSTEMS), root)
+        report = allwords.train_semcor(SEMCOR, list(SEMCOR_TASK.systems), root)
     assert "wn1: nothing to train" in report
     assert "WordNet 3.0 examples of those lexelts' senses: " in report
     assert "training instances for svm\n" in report
@@ -150,19 +151,20 @@ def test_empty_sentences_are_analysed_as_empty(tmp_path):
 # --- training and tagging ----------------------------------------------------------------------
 
 def test_trained_models_cover_every_semcor_lexelt(models_root):
-    svm = modelstore.load(models_root, allwords.TASK, "svm")
-    assert svm.info["context_sentences"] == allwords.CONTEXT_SENTENCES
+    svm = modelstore.load(models_root, SEMCOR_TASK.name, "svm")
+    assert svm.featurizer.context == SEMCOR_TASK.context  # the task's rule, in the header
+    assert svm.kind == catalogue.ALL_WORDS
     assert svm.info["all_words_system"] == "svm"
     assert {"bank.n", "jury.n", "take_place.v", "walk.v"} <= set(svm.models)
     assert svm.models["jury.n"].vocabulary_ == {}  # one sense: nothing to learn from features
-    mfs = modelstore.load(models_root, allwords.TASK, "mfs", "commonest")
+    mfs = modelstore.load(models_root, SEMCOR_TASK.name, "mfs")
     assert mfs.info["all_words_system"] == "mfs"
     assert list(mfs.models["bank.n"].classes_) == sorted([RIVER, MONEY])
-    assert (models_root / allwords.TASK / "mfs" / modelstore.FILENAME).is_file()
-    assert not (models_root / allwords.TASK / "commonest").exists()
+    assert (models_root / SEMCOR_TASK.name / "mfs" / modelstore.FILENAME).is_file()
+    assert not (models_root / SEMCOR_TASK.name / "commonest").exists()
 
 
-@pytest.mark.parametrize("system", list(allwords.SYSTEMS))
+@pytest.mark.parametrize("system", list(SEMCOR_TASK.systems))
 def test_one_candidate_key_per_instance_in_input_order(system, models_root):
     answers = list(allwords.tag_raganato(DATASET, system, models_root))
     corpus = read_raganato_corpus(DATASET)
@@ -211,17 +213,17 @@ def test_mfs_wn1_and_svm_on_bank(models_root):
 
 
 def test_svm_parameters_reach_every_lexelt_and_its_model_file(models_root):
-    svm = modelstore.load(models_root, allwords.TASK, "svm")
+    svm = modelstore.load(models_root, SEMCOR_TASK.name, "svm")
     assert svm.models["bank.n"].get_params()["min_instances"] == \
-        allwords.SYSTEMS["svm"].params["min_instances"]
+        SEMCOR_TASK.params["svm"]["min_instances"]
     data = allwords.prepare_training(SEMCOR)
     counted = allwords.train_system("svm", data, params={"min_instances": 13},  # bank: 12
                                     wordnet_examples=False)
     mfs = allwords.train_system("mfs", data)
     assert counted.models["bank.n"].min_instances == 13
     bank = read_raganato_corpus(DATASET)
-    answers = {a.instance_id: a for a in allwords.AllWordsTagger(counted).tag(bank)}
-    expected = {a.instance_id: a for a in allwords.AllWordsTagger(mfs).tag(bank)}
+    answers = {a.instance_id: a for a in allwords.AllWordsTagger(counted, first_sense).tag(bank)}
+    expected = {a.instance_id: a for a in allwords.AllWordsTagger(mfs, first_sense).tag(bank)}
     for instance in ("d000.s000.t000", "d001.s000.t001"):
         assert answers[instance].senses == pytest.approx(expected[instance].senses)
 
@@ -255,13 +257,13 @@ def test_examples_not_using_the_lemma_are_left_out():
 
 
 def test_svm_trains_on_wordnet_examples_and_the_others_do_not(models_root):
-    svm = modelstore.load(models_root, allwords.TASK, "svm")
+    svm = modelstore.load(models_root, SEMCOR_TASK.name, "svm")
     data = allwords.prepare_training(SEMCOR)
     assert svm.info["wordnet_examples"] == len(data.examples.sample) > 0
     # senses SemCor never tagged get their examples as training instances
     assert {RIVER, MONEY, "bank%1:04:00::"} <= set(svm.models["bank.n"].classes_)
-    for name, estimator in (("mfs", "commonest"), ("dlist", "dlist")):
-        trained = modelstore.load(models_root, allwords.TASK, name, estimator)
+    for name in ("mfs", "dlist"):
+        trained = modelstore.load(models_root, SEMCOR_TASK.name, name)
         assert trained.info["wordnet_examples"] == 0
         assert len(trained.models["bank.n"].classes_) == 2
     without = allwords.prepare_training(SEMCOR, with_features=False)
@@ -273,7 +275,7 @@ def test_svm_trains_on_wordnet_examples_and_the_others_do_not(models_root):
 def test_examples_are_read_only_for_a_system_that_trains_on_them(tmp_path):
     report = allwords.train_semcor(SEMCOR, ["dlist"], tmp_path)
     assert "WordNet 3.0 examples" not in report
-    assert modelstore.load(tmp_path, allwords.TASK, "dlist").info["wordnet_examples"] == 0
+    assert modelstore.load(tmp_path, SEMCOR_TASK.name, "dlist").info["wordnet_examples"] == 0
 
 
 def test_seen_single_sense_lemmas_answer_that_sense(models_root):
@@ -285,16 +287,17 @@ def test_seen_single_sense_lemmas_answer_that_sense(models_root):
 
 def test_decide_keeps_only_candidates_and_breaks_ties_by_wordnet_order():
     target = read_raganato_corpus(DATASET).targets[0]  # bank.n
-    answer = allwords.decide(target, {"bank%1:14:00::": 0.5, "bank%1:17:01::": 0.5,
-                                      "bunk%1:06:00::": 3.0})
+    tagger = allwords.AllWordsTagger(None, first_sense)
+    answer = tagger.decide(target, {"bank%1:14:00::": 0.5, "bank%1:17:01::": 0.5,
+                                    "bunk%1:06:00::": 3.0})
     assert answer.key == RIVER and answer.rank == 1
     assert dict(answer.senses)[MONEY] == 0.5
-    assert allwords.decide(target, None).senses[0] == (RIVER, 1.0)
-    assert allwords.decide(target, {"bunk%1:06:00::": 1.0}).key == RIVER
+    assert tagger.decide(target, None).senses[0] == (RIVER, 1.0)
+    assert tagger.decide(target, {"bunk%1:06:00::": 1.0}).key == RIVER
 
 
 def test_unknown_system_and_missing_model_are_errors(tmp_path):
-    with pytest.raises(WsdError, match="unknown all-words system lesk"):
+    with pytest.raises(WsdError, match="unknown system lesk"):
         list(allwords.tag_raganato(DATASET, "lesk", tmp_path))
     with pytest.raises(WsdError, match="no semcor/svm model"):
         list(allwords.tag_raganato(DATASET, "svm", tmp_path))

@@ -10,8 +10,9 @@ import pytest
 from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.errors import WsdError
 from wsd_classic.preprocess.pipeline import load_spacy
-from wsd_classic.spacy_component import CONTEXT_TOKENS_BEFORE, context_window, make_wsd_tagger
-from wsd_classic.tasks import lexical_sample
+from wsd_classic.features.featurizer import ContextRule
+from wsd_classic.spacy_component import make_wsd_tagger
+from wsd_classic.tasks import engine
 
 from conftest import FIXTURES, REPO
 
@@ -81,7 +82,7 @@ def test_text_without_targets_gets_nothing(nlp):
 def test_distributions_are_those_the_training_code_path_gives(nlp, tiny_models, tmp_path,
                                                                monkeypatch):
     """One code path: a context tagged by the component gets exactly the distribution
-    ``lexical_sample.tag`` (what bin/train and bin/tag --senseval use) gives it."""
+    ``engine.tag`` (what bin/train and bin/tag --senseval use) gives it."""
     root, task, _ = tiny_models
     from wsd_classic import modelstore
 
@@ -89,7 +90,7 @@ def test_distributions_are_those_the_training_code_path_gives(nlp, tiny_models, 
     sample = read_lexical_sample(FIXTURES / "tag_test.xml")
     trained = modelstore.load(root, task, "svm")
     expected = {instance: weights for _, instance, weights
-                in lexical_sample.tag(trained, lexical_sample.featurize(sample))}
+                in engine.tag(trained, engine.featurize(sample))}
     assert sorted(expected) == ["bank.x1", "bank.x2", "call.x1"]  # yew.n: no model, no answer
     for instance in sample.instances():
         if instance.id not in expected:
@@ -103,16 +104,26 @@ def test_distributions_are_those_the_training_code_path_gives(nlp, tiny_models, 
             assert got[sense] == pytest.approx(weight, abs=1e-9)
 
 
-def test_the_context_is_whole_sentences_ending_with_the_target_s(base_nlp):
+def test_the_given_context_is_whole_sentences_ending_with_the_target_s(base_nlp):
     sentence = "The quiet river ran past the old town and under the long stone bridge. "
     doc = base_nlp(sentence * 30 + "Then it reached the sea.")
     target = doc[-2]
-    window = context_window(target)
+    rule = ContextRule()
+    window = rule.span(target)
     assert window.end == target.sent.end
     assert window.start == window[0].sent.start
-    assert target.i - window.start <= CONTEXT_TOKENS_BEFORE
+    assert target.i - window.start <= rule.tokens_before
     previous = doc[window.start - 1].sent
-    assert target.i - previous.start > CONTEXT_TOKENS_BEFORE
+    assert target.i - previous.start > rule.tokens_before
+
+
+def test_a_sentence_rule_takes_whole_sentences_on_each_side(base_nlp):
+    doc = base_nlp("One cat sat. Two dogs ran. The bank was closed. Three birds sang. Four fish "
+                   "swam.")
+    target = next(token for token in doc if token.text == "bank")
+    assert ContextRule(sentences=0).span(target).text == "The bank was closed."
+    assert ContextRule(sentences=1).span(target).text == (
+        "Two dogs ran. The bank was closed. Three birds sang.")
 
 
 def test_pipe_and_call_agree(nlp):

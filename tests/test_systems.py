@@ -101,7 +101,7 @@ def test_int32_sparse_indices_reach_liblinear():
 
 def test_state_round_trip_gives_identical_predictions():
     X, y = toy_data(repeats=6)
-    for name in systems.SYSTEMS:
+    for name in (name for name, system in systems.SYSTEMS.items() if system.estimator):
         model = systems.make(name).fit(X, y)
         meta, arrays = model.get_state()
         restored = type(model).from_state(model.get_params(), meta, arrays)

@@ -19,7 +19,7 @@ from wsd_classic import modelstore, wordnet
 from wsd_classic.answers.senseval import answer_line, read_answers
 from wsd_classic.cli import tag as tag_cli
 from wsd_classic.corpora.lexsample import read_lexical_sample
-from wsd_classic.tasks import lexical_sample
+from wsd_classic.tasks import engine
 from wsd_classic.tasks.text_input import read_blocks
 
 from conftest import FIXTURES, assert_one_line_error
@@ -124,9 +124,9 @@ def test_senseval_xml_is_tagged_by_the_training_code_path(tag, tiny_models, tmp_
     status, out, err = tag("--senseval", FIXTURES / "tag_test.xml")
     assert status == 0
     trained = modelstore.load(root, task, "svm")
-    corpus = lexical_sample.featurize(read_lexical_sample(FIXTURES / "tag_test.xml"))
+    corpus = engine.featurize(read_lexical_sample(FIXTURES / "tag_test.xml"))
     assert out.splitlines() == [answer_line(lexelt, instance, weights) for lexelt, instance, weights
-                                in lexical_sample.tag(trained, corpus)]
+                                in engine.tag(trained, corpus)]
     assert [line.split()[1] for line in out.splitlines()] == ["bank.x1", "bank.x2", "call.x1"]
     assert "3 targets" in err
 

@@ -19,6 +19,7 @@ import tempfile
 import time
 import zipfile
 import zlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,9 +27,11 @@ import numpy as np
 
 from wsd_classic import __version__
 from wsd_classic.errors import WsdError
-from wsd_classic.systems import SYSTEMS, SenseClassifier
+from wsd_classic import systems
+from wsd_classic.features.featurizer import Featurizer
+from wsd_classic.systems import SenseClassifier
 
-FORMAT = "wsd-classic-model/2"
+FORMAT = "wsd-classic-model/3"
 META_ENTRY = "__meta__"
 # Starts the zip comment that holds the SHA-256 of the whole file (see ``_sealed``).
 SEAL_PREFIX = b"wsd-classic-model sha256:"
@@ -37,21 +40,19 @@ FILENAME = "model.npz"
 
 @dataclass
 class TrainedSystem:
-    """A system's per-lexelt estimators and what they were trained on.
+    """A system's per-lexelt estimators, the featurizer they read, and what they were trained on.
 
-    ``estimator`` names the ``systems.SYSTEMS`` entry that made them when the system has a name
-    of its own (the all-words ``mfs`` is made of ``commonest`` estimators).
+    ``models`` maps lexelts to fitted estimators; a loaded model builds each lexelt's estimator
+    the first time it is asked for (``LazyModels``). ``kind`` is the task's
+    (``tasks.catalogue.LEXICAL_SAMPLE`` or ``ALL_WORDS``): what a target is, and its candidates.
     """
 
     task: str
     system: str
-    models: dict[str, SenseClassifier]
+    models: Mapping[str, SenseClassifier]
     info: dict = field(default_factory=dict)
-    estimator: str | None = None
-
-    @property
-    def estimator_name(self) -> str:
-        return self.estimator or self.system
+    featurizer: Featurizer = field(default_factory=Featurizer)
+    kind: str = "lexical-sample"
 
 
 def library_versions() -> dict[str, str]:
@@ -86,22 +87,24 @@ def save(trained: TrainedSystem, models_root: Path, task_dir: Path | None = None
 
     ``task_dir`` replaces ``models_root/<task>`` (``bin/train`` saves into a staging copy of it).
     """
-    estimator, default_params = SYSTEMS[trained.estimator_name]
+    system = systems.get(trained.system)
     arrays: dict[str, np.ndarray] = {}
     lexelts = {}
-    params = None
+    params = system.params
     for number, (item, model) in enumerate(sorted(trained.models.items())):
         meta, model_arrays = model.get_state()
         params = model.get_params()
-        lexelts[item] = {"meta": meta, "arrays": f"l{number}"}
-        for name, array in model_arrays.items():
-            arrays[f"l{number}.{name}"] = np.asarray(array)
+        own = {"meta": np.frombuffer(json.dumps(meta, sort_keys=True).encode(), dtype=np.uint8),
+               **{name: np.asarray(array) for name, array in model_arrays.items()}}
+        lexelts[item] = {"arrays": f"l{number}", "sha256": _digest(own)}
+        arrays.update({f"l{number}.{name}": array for name, array in own.items()})
     header = {
-        "format": FORMAT, "task": trained.task, "system": trained.system,
-        "estimator": estimator.__name__, "params": params if params is not None else default_params,
-        "feature_groups": list(estimator.feature_groups), "created": time.strftime(
+        "format": FORMAT, "task": trained.task, "kind": trained.kind, "system": trained.system,
+        "estimator": system.estimator.__name__, "params": params,
+        "feature_groups": list(system.feature_groups),
+        "featurizer": trained.featurizer.settings(), "created": time.strftime(
             "%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "versions": library_versions(),
-        "info": trained.info, "lexelts": lexelts, "sha256": _digest(arrays),
+        "info": trained.info, "lexelts": lexelts,
     }
     arrays[META_ENTRY] = np.frombuffer(json.dumps(header, sort_keys=True).encode(), dtype=np.uint8)
     path = (model_path(models_root, trained.task, trained.system) if task_dir is None
@@ -152,8 +155,10 @@ def _unsealed(data: bytes) -> bytes | None:
     return archive if hashlib.sha256(archive).hexdigest().encode() == seal[len(SEAL_PREFIX):] else None
 
 
-def read_header(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
-    """The verified header and arrays of a model file, or a ``WsdError`` saying what is wrong."""
+def read_header(path: Path) -> tuple[dict, np.lib.npyio.NpzFile]:
+    """The verified header of a model file and its archive, whose arrays are read on demand, or
+    a ``WsdError`` saying what is wrong. The whole-file seal is checked here; each lexelt's
+    arrays are checked against their own digest when they are read (``LazyModels``)."""
     if not path.is_file():
         raise WsdError("no trained model here: run bin/train first", path)
     try:
@@ -165,56 +170,95 @@ def read_header(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
         raise WsdError("model file fails its SHA-256 check (changed, damaged or made by an "
                        "older version): retrain with bin/train", path)
     try:
-        with np.load(io.BytesIO(content), allow_pickle=False) as archive:
-            arrays = {name: archive[name] for name in archive.files}
-        header = json.loads(arrays.pop(META_ENTRY).tobytes().decode())
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, zlib.error, EOFError,
-            UnicodeDecodeError, NotImplementedError, io.UnsupportedOperation) as error:
-        # Changed bytes surface as whichever of these the damaged layer (zip directory, deflate
-        # stream, .npy header, JSON) raises first.
+        archive = np.load(io.BytesIO(content), allow_pickle=False)
+        header = json.loads(archive[META_ENTRY].tobytes().decode())
+    except _DAMAGED as error:
         raise WsdError(f"corrupt model file ({type(error).__name__}): retrain with bin/train",
                        path) from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise WsdError(f"not a {FORMAT} model file: retrain with bin/train", path)
-    if header.get("sha256") != _digest(arrays):
-        raise WsdError("model file fails its SHA-256 check (changed or damaged): retrain", path)
-    return header, arrays
+    return header, archive
 
 
-def load(models_root: Path, task: str, system: str, estimator_name: str | None = None
-         ) -> TrainedSystem:
-    """The ``task``/``system`` model; ``estimator_name`` as in ``TrainedSystem.estimator``."""
-    if (estimator_name or system) not in SYSTEMS:
-        raise WsdError(f"unknown system {system}; known: {', '.join(SYSTEMS)}")
+# Changed bytes surface as whichever of these the damaged layer (zip directory, deflate stream,
+# .npy header, JSON) raises first.
+_DAMAGED = (OSError, ValueError, KeyError, zipfile.BadZipFile, zlib.error, EOFError,
+            UnicodeDecodeError, NotImplementedError, io.UnsupportedOperation)
+
+
+class LazyModels(Mapping):
+    """A model file's lexelts, each estimator built from its arrays the first time it is used.
+
+    The all-words models hold over 20,000 lexelts, and a run tags a few of them: building them
+    all would cost seconds before the first word is tagged.
+    """
+
+    def __init__(self, path: Path, header: dict, archive, estimator: type[SenseClassifier]):
+        self.path, self.archive, self.estimator = path, archive, estimator
+        self.params, self.index = header["params"], header["lexelts"]
+        self.members: dict[str, list[str]] = {}
+        for name in archive.files:
+            prefix, _, _ = name.partition(".")
+            self.members.setdefault(prefix, []).append(name)
+        self.built: dict[str, SenseClassifier] = {}
+
+    def __getitem__(self, item: str) -> SenseClassifier:
+        model = self.built.get(item)
+        if model is None:
+            model = self.built[item] = self._build(item)
+        return model
+
+    def _build(self, item: str) -> SenseClassifier:
+        entry = self.index[item]
+        try:
+            own = {name.partition(".")[2]: self.archive[name]
+                   for name in self.members.get(entry["arrays"], ())}
+            if _digest(own) != entry["sha256"]:
+                raise WsdError(f"lexelt {item} fails its SHA-256 check (changed or damaged): "
+                               "retrain", self.path)
+            meta = json.loads(own.pop("meta").tobytes().decode())
+            return self.estimator.from_state(self.params, meta, own)
+        except _DAMAGED + (TypeError,) as error:
+            raise WsdError(f"incompatible model file ({error}): retrain with bin/train",
+                           self.path) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.index)
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def __contains__(self, item) -> bool:
+        return item in self.index
+
+
+def load(models_root: Path, task: str, system: str) -> TrainedSystem:
+    """The ``task``/``system`` model, its featurizer as it was trained."""
+    registered = systems.get(system)
     path = model_path(models_root, task, system)
     if not path.is_file():
         present = [f"{model.task}/{model.system}" for model in installed(models_root)]
         raise WsdError(f"no {task}/{system} model in {models_root} (installed: "
                        f"{', '.join(present) or 'none'}); train it with bin/train")
-    header, arrays = read_header(path)
+    header, archive = read_header(path)
     if header.get("task") != task or header.get("system") != system:
         raise WsdError(f"model is for {header.get('task')}/{header.get('system')}, "
                        f"not {task}/{system}", path)
-    estimator, _ = SYSTEMS[estimator_name or system]
-    if header.get("estimator") != estimator.__name__:
+    if header.get("estimator") != registered.estimator.__name__:
         raise WsdError(f"model was made by {header.get('estimator')}, incompatible with this "
-                       f"version's {estimator.__name__}: retrain", path)
-    if header.get("feature_groups") != list(estimator.feature_groups):
+                       f"version's {registered.estimator.__name__}: retrain", path)
+    if header.get("feature_groups") != list(registered.feature_groups):
         raise WsdError(f"model reads features {header.get('feature_groups')}, this version's "
-                       f"{system} reads {list(estimator.feature_groups)}: retrain", path)
-    models = {}
-    # Arrays grouped by lexelt prefix in one pass: the all-words models have ~20,000 lexelts.
-    by_prefix: dict[str, dict[str, np.ndarray]] = {}
-    for name, array in arrays.items():
-        prefix, _, field = name.partition(".")
-        by_prefix.setdefault(prefix, {})[field] = array
+                       f"{system} reads {list(registered.feature_groups)}: retrain", path)
     try:
-        for item, entry in header["lexelts"].items():
-            own = by_prefix.get(entry["arrays"], {})
-            models[item] = estimator.from_state(header["params"], entry["meta"], own)
-    except (KeyError, TypeError, ValueError) as error:
+        featurizer = Featurizer.from_settings(header["featurizer"])
+        models = LazyModels(path, header, archive, registered.estimator)
+    except (KeyError, TypeError) as error:
         raise WsdError(f"incompatible model file ({error}): retrain with bin/train", path) from None
-    return TrainedSystem(task, system, models, header.get("info", {}), estimator_name)
+    except WsdError as error:
+        raise WsdError(error.message, path) from None
+    return TrainedSystem(task, system, models, header.get("info", {}), featurizer,
+                         header.get("kind", "lexical-sample"))
 
 
 @dataclass

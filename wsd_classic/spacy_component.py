@@ -1,39 +1,48 @@
-"""The ``wsd_classic`` spaCy pipeline component: sense distributions for a trained model's words.
+"""The ``wsd_classic`` spaCy pipeline component: sense distributions for the words of a text.
 
     nlp = spacy.load("en_core_web_sm")
-    nlp.add_pipe("wsd_classic", config={"task": "senseval2-ls", "system": "svm"})
+    nlp.add_pipe("wsd_classic", config={"task": "semcor", "system": "svm"})
     for token in nlp(text):
         if token._.wsd_senses:
             print(token.text, token._.wsd_lexelt, token._.wsd_senses[0])
 
 The factory is registered through the ``spacy_factories`` entry point, so installing the package
-is enough. A target is a token whose lemma and coarse part of speech match a lexelt of the model
-(``art.n``: lemma *art*, NOUN; ``call.v``: VERB; ``.a``: ADJ). A verb's particles (dependency
-``prt``: *call off*) become the instance's satellites, as ``<sat>`` elements are in training,
-so the ``syn:sat=`` feature and the phrasal-verb sense filter work exactly as they were trained.
+is enough. What a target is depends on the model's task kind:
 
-Each target's context is a ``ProcessedInstance`` built by ``preprocess.pipeline.to_processed``
-(the function training uses) from a window of whole sentences, and its features come from the
-same extractors. The pipeline needs a tagger, lemmatizer and parser before this component.
+- all-words (``semcor``): every noun, verb, adjective and adverb whose lemma WordNet 3.0 has
+  for that part of speech; its candidates are those WordNet senses, and the answer is the
+  engine's (``tasks.engine.decide``): restricted to the candidates, the system's back-off for a
+  lemma it never saw, weight 1 for a word with one sense. ``wn1`` needs no model file.
+- lexical sample (``senseval2-ls``, a ``bin/train --train`` run): a token whose lemma and coarse
+  part of speech match a lexelt of the model (``art.n``: lemma *art*, NOUN). A verb's particles
+  (dependency ``prt``: *call off*) become the instance's satellites, as ``<sat>`` elements are in
+  training, so the ``syn:sat=`` feature and the phrasal-verb sense filter work as trained.
+
+Each target's context is the model's own context rule (``features.featurizer``, read from the
+model header) applied to the doc, turned into a ``ProcessedInstance`` by
+``preprocess.pipeline.to_processed`` (the function training uses), and featurized by the same
+featurizer. The pipeline needs a tagger, lemmatizer and parser before this component.
 """
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span, Token
+from spacy.tokens import Doc, Token
 
-from wsd_classic import features, modelstore, settings, systems
+from wsd_classic import modelstore, settings, systems
 from wsd_classic.corpora.model import Instance, Lexelt
 from wsd_classic.errors import WsdError
+from wsd_classic.features.featurizer import Featurizer, row
+from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.preprocess.pipeline import to_processed
+from wsd_classic.systems.first_sense import wordnet_senses
+from wsd_classic.tasks import catalogue, engine
+from wsd_classic.tasks.allwords_corpus import UNIVERSAL_POS, wordnet_lemma
 
-# SENSEVAL-2 lexical-sample contexts hold the target's sentence and the sentences before it,
-# about 100 words before the target (median) and the rest of its sentence after: the window
-# mirrors that, so bag-of-words features see as much text as they did in training.
-CONTEXT_TOKENS_BEFORE = 120
 PARTICLE_DEPENDENCY = "prt"
 COARSE_POS = {"n": ("NOUN",), "v": ("VERB",), "a": ("ADJ",), "r": ("ADV",),
               "unk": ("NOUN", "VERB", "ADJ", "ADV")}
@@ -47,7 +56,7 @@ if not Doc.has_extension("wsd_targets"):
 
 
 @Language.factory("wsd_classic", default_config={
-    "task": "senseval2-ls", "system": "svm", "models_dir": None, "explain": False})
+    "task": catalogue.SEMCOR.name, "system": "svm", "models_dir": None, "explain": False})
 def make_wsd_tagger(nlp: Language, name: str, task: str, system: str,
                     models_dir: Optional[str], explain: bool) -> "WsdTagger":
     return WsdTagger(task, system, settings.models_dir(models_dir), explain)
@@ -59,17 +68,24 @@ class WsdTagger:
     with ``explain``, ``wsd_evidence`` (``[(feature, score)]`` behind the best sense)."""
 
     def __init__(self, task: str, system: str, models_root: Path, explain: bool = False):
-        estimator = systems.SYSTEMS[systems.check_systems([system])[0]][0]
-        if explain and not hasattr(estimator, "explain"):
+        self.system = systems.get(system)
+        if explain and not hasattr(self.system.estimator, "explain"):
             raise WsdError(f"the {system} system cannot explain its choices; dlist and svm can")
-        self.trained = modelstore.load(models_root, task, system)
+        if self.system.estimator is None:  # wn1: the task's own settings, no model file
+            registered = catalogue.get(task)
+            self.trained, self.kind = None, registered.kind
+            self.featurizer = Featurizer(registered.context)
+        else:
+            self.trained = modelstore.load(models_root, task, system)
+            self.kind, self.featurizer = self.trained.kind, self.trained.featurizer
         self.explain = explain
-        self.groups = estimator.feature_groups
+        self.all_words = self.kind == catalogue.ALL_WORDS
         self.lexelt_of: dict[tuple[str, str], str] = {}
-        for item in self.trained.models:
-            lexelt = Lexelt(item)
-            for pos in COARSE_POS[lexelt.pos]:
-                self.lexelt_of[(lexelt.lemma.lower(), pos)] = item
+        if not self.all_words:
+            for item in self.trained.models:
+                lexelt = Lexelt(item)
+                for pos in COARSE_POS[lexelt.pos]:
+                    self.lexelt_of[(lexelt.lemma.lower(), pos)] = item
 
     def __call__(self, doc: Doc) -> Doc:
         self._annotate([doc])
@@ -88,49 +104,79 @@ class WsdTagger:
         yield from batch
 
     def targets(self, doc: Doc) -> Iterator[tuple[Token, str]]:
+        """Every target token of ``doc`` with its lexelt."""
         for token in doc:
-            item = self.lexelt_of.get((token.lemma_.lower(), token.pos_))
+            if self.all_words:
+                pos = UNIVERSAL_POS.get(token.pos_)
+                lemma = wordnet_lemma(token.lemma_, pos) if pos else None
+                item = f"{lemma}.{pos}" if lemma else None
+            else:
+                item = self.lexelt_of.get((token.lemma_.lower(), token.pos_))
             if item is not None:
                 yield token, item
+
+    def _reads_context(self, item: str) -> bool:
+        """Whether the model answers ``item`` from the context (else from no features at all:
+        an all-words lexelt trained on one sense, as ``tasks.allwords`` tags it)."""
+        model = self.trained.models[item]
+        return not self.all_words or (bool(self.system.feature_groups)
+                                      and len(model.classes_) > 1)
 
     def _annotate(self, docs: list[Doc]) -> None:
         by_lexelt: dict[str, list[tuple[Token, list[str]]]] = defaultdict(list)
         for doc in docs:
-            text = doc.text
+            contexts = ContextCache(self.featurizer)
             for token, item in self.targets(doc):
                 particles = [child for child in token.children
                              if child.dep_ == PARTICLE_DEPENDENCY] if token.pos_ == "VERB" else []
-                instance = Instance(str(token.i), item, text, _char_span(token),
-                                    tuple(_char_span(particle) for particle in particles))
-                processed = to_processed(instance, context_window(token))
-                by_lexelt[item].append((token, features.extract(processed, self.groups)))
                 token._.wsd_lexelt = item
                 token._.wsd_particles = [particle.i for particle in particles]
+                if self.trained is None or item not in self.trained.models:
+                    self._answer(token, item, None, None)
+                    continue
+                features = (row(contexts.features(token, item, particles),
+                                self.system.feature_groups)
+                            if self._reads_context(item) else [])
+                by_lexelt[item].append((token, features))
         for item, found in by_lexelt.items():
             model = self.trained.models[item]
-            rows = [row for _, row in found]
-            proba = model.predict_proba(rows)
+            rows = [features for _, features in found]
             evidence = model.explain(rows) if self.explain else [None] * len(rows)
-            for (token, _), weights, reasons in zip(found, proba, evidence):
-                ranked = sorted(((sense, float(weight)) for sense, weight
-                                 in zip(model.classes_.tolist(), weights) if weight > 0),
-                                key=lambda pair: -pair[1])
-                token._.wsd_senses = ranked
-                token._.wsd_evidence = reasons
+            for (token, _), weights, reasons in zip(found, engine.predict(model, rows), evidence):
+                self._answer(token, item, weights, reasons)
+
+    def _answer(self, token: Token, item: str, weights: dict[str, float] | None,
+                evidence) -> None:
+        if self.all_words:
+            lemma, pos = item.rsplit(".", 1)
+            senses, _ = engine.decide(wordnet_senses(lemma, pos), weights, self.system.back_off)
+        else:
+            senses = sorted(((sense, weight) for sense, weight in weights.items() if weight > 0),
+                            key=lambda pair: -pair[1])
+        token._.wsd_senses = senses
+        token._.wsd_evidence = evidence
+
+
+class ContextCache:
+    """The processed context of each target of one doc; targets whose context rule gives the
+    same span share one analysis, and differ only in which token is the target."""
+
+    def __init__(self, featurizer: Featurizer):
+        self.featurizer = featurizer
+        self.spans: dict[tuple[int, int], tuple[ProcessedInstance, dict[int, int]]] = {}
+
+    def features(self, token: Token, item: str, particles: list[Token]) -> dict[str, list[str]]:
+        span = self.featurizer.context.span(token)
+        if (span.start, span.end) not in self.spans:
+            first = next(t for t in span if not t.is_space)
+            processed = to_processed(Instance("", "", span.doc.text, _char_span(first)), span)
+            kept = [t.i for t in span if not t.is_space]
+            self.spans[(span.start, span.end)] = processed, {i: n for n, i in enumerate(kept)}
+        processed, index = self.spans[(span.start, span.end)]
+        doc = replace(processed, id=str(token.i), lexelt=item, target=index[token.i],
+                      sats=tuple(index[particle.i] for particle in particles))
+        return self.featurizer.by_group(doc)
 
 
 def _char_span(token: Token) -> tuple[int, int]:
     return token.idx, token.idx + len(token.text)
-
-
-def context_window(token: Token) -> Span:
-    """The target's sentence and as many whole sentences before it as fit the window."""
-    doc = token.doc
-    sentence = token.sent
-    start = sentence.start
-    while start > 0:
-        previous = doc[start - 1].sent
-        if token.i - previous.start > CONTEXT_TOKENS_BEFORE:
-            break
-        start = previous.start
-    return doc[start:sentence.end]

@@ -18,7 +18,7 @@ from wsd_classic.cli import entry_point
 from wsd_classic.cli.options import add_location_options
 from wsd_classic.errors import WsdError
 from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE
-from wsd_classic.tasks import allwords
+from wsd_classic.tasks import catalogue
 from wsd_classic.tasks.allwords_evaluation import evaluate, resolve_datasets
 from wsd_classic.tasks.timing import StageTimer
 
@@ -28,13 +28,13 @@ COLUMN = 18  # width of one dataset's "P R F1" group
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="evaluate", description=__doc__.split("\n")[0])
-    parser.add_argument("--task", choices=[allwords.TASK], default=allwords.TASK,
-                        help=f"the all-words task (default {allwords.TASK})")
+    all_words = catalogue.of_kind(catalogue.ALL_WORDS)
+    parser.add_argument("--task", choices=all_words, default=all_words[0],
+                        help=f"the all-words task (default {all_words[0]})")
     parser.add_argument("--datasets", default=DEFAULT_DATASETS,
                         help=f"comma-separated names or NAME.data.xml paths "
                              f"(default {DEFAULT_DATASETS})")
-    parser.add_argument("--systems", default=",".join(allwords.SYSTEMS),
-                        help=f"comma-separated (default {','.join(allwords.SYSTEMS)})")
+    parser.add_argument("--systems", help="comma-separated (default: the task's systems)")
     add_location_options(parser, processes_for="spaCy")
     args = parser.parse_args(argv)
     if args.jobs < 1:
@@ -52,13 +52,15 @@ def _names(value: str, option: str) -> list[str]:
 @entry_point
 def main(argv=None):
     args = parse_args(argv)
-    chosen = allwords.check_systems(_names(args.systems, "--systems"))
+    task = catalogue.get(args.task)
+    chosen = task.check_systems(_names(args.systems, "--systems") if args.systems
+                                else task.systems)
     timer = StageTimer()
     with timer.stage("locate"):
         datasets = resolve_datasets(_names(args.datasets, "--datasets"), args.data_dir)
     with timer.stage("tag and score"):
         result = evaluate(chosen, datasets, settings.models_dir(args.models_dir),
-                          settings.results_dir(args.out_dir), args.jobs)
+                          settings.results_dir(args.out_dir), args.jobs, task)
     print(results_table(result.scores, [dataset.name for dataset in datasets]))
     print()
     print(f"keys and scores.json in {result.out_dir}/; tagging speed: " + ", ".join(

@@ -15,21 +15,20 @@ from pathlib import Path
 
 from wsd_classic import settings
 from wsd_classic.cli import entry_point
-from wsd_classic.corpora import registry
 from wsd_classic.corpora.keys import write_atomically
 from wsd_classic.errors import WsdError
+from wsd_classic.tasks import catalogue
 from wsd_classic.tasks.timing import StageTimer
 
-REGISTERED_TASK = "senseval2-ls"
-ALL_WORDS_TASK = "semcor"
 STEM = "report"
 
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="report", description=__doc__.split("\n")[0])
-    parser.add_argument("--task", default=REGISTERED_TASK,
-                        help=f"{REGISTERED_TASK} (default), {ALL_WORDS_TASK}, or the results "
-                             "folder name of a bin/train --train run")
+    default = catalogue.of_kind(catalogue.LEXICAL_SAMPLE)[0]
+    parser.add_argument("--task", default=default,
+                        help=f"a registered task ({', '.join(catalogue.TASKS)}; default "
+                             f"{default}), or the results folder name of a bin/train --train run")
     parser.add_argument("--format", choices=("html", "md"), default="html",
                         help="html (one self-contained file, the default) or md (Markdown with "
                              "PNG files beside it)")
@@ -53,12 +52,11 @@ def _lexical_sample_files(args, task_dir: Path) -> tuple[Path, Path | None, Path
     """The key, sensemap and training file: explicit options, else the registered task's files,
     else the ``test.key`` a ``--split`` run leaves in its results folder."""
     key, sensemap, training = args.key, args.sensemap, args.training
-    if args.task == REGISTERED_TASK:
-        key = key or registry.file(args.task, "eng-lex-samp.evaluation.key", args.data_dir)
-        sensemap = sensemap or registry.file(args.task, "eng-lex-sample.training.senses",
-                                             args.data_dir)
-        training = training or registry.file(args.task, "eng-lex-sample.training.key",
-                                             args.data_dir)
+    task = catalogue.TASKS.get(args.task)
+    if task is not None and task.files is not None:
+        key = key or task.path("key", args.data_dir)
+        sensemap = sensemap or task.path("sensemap", args.data_dir)
+        training = training or task.path("training_key", args.data_dir)
     elif key is None:
         key = task_dir / "test.key"
         if not key.is_file():
@@ -96,7 +94,8 @@ def main(argv=None):
     timer = StageTimer()
     task_dir = settings.results_dir(args.results_dir) / args.task
     summary = []
-    if args.task == ALL_WORDS_TASK:
+    task = catalogue.TASKS.get(args.task)
+    if task is not None and task.kind == catalogue.ALL_WORDS:
         with timer.stage("score"):
             document = compose.all_words_document(allwords.load(task_dir, args.data_dir))
     else:
@@ -105,7 +104,7 @@ def main(argv=None):
         with timer.stage("score"):
             key, sensemap, training = _lexical_sample_files(args, task_dir)
             results = lexsample.load(args.task, task_dir, key, sensemap, training,
-                                     published=args.task == REGISTERED_TASK)
+                                     published=task is not None and task.published)
         with timer.stage("draw"):
             document = compose.lexical_sample_document(results)
         for system in results.systems:

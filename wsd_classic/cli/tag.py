@@ -1,9 +1,12 @@
 """``bin/tag``: the sense distributions a trained system gives the words of new text.
 
-    bin/tag [--task senseval2-ls] [--system svm] [--format text|jsonl|senseval] [--explain]
-            [--models-dir DIR] [--output FILE] [FILE ...]      (standard input without FILE)
+    bin/tag [--task semcor|senseval2-ls|...] [--system svm] [--format text|jsonl|senseval]
+            [--explain] [--models-dir DIR] [--output FILE] [FILE ...]  (stdin without FILE)
     bin/tag --senseval FILE.xml [--task ...] [--system ...]    (answer lines for its instances)
-    bin/tag --task semcor --raganato FILE.data.xml [--format key|jsonl]
+    bin/tag --raganato FILE.data.xml [--format key|jsonl]      (an all-words task's models)
+
+Without ``--task``: the all-words models (every content word a target) when they are installed,
+else the SENSEVAL-2 lexical sample's; the summary line says which task was used.
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from pathlib import Path
 from wsd_classic import settings, systems
 from wsd_classic.cli import entry_point
 from wsd_classic.corpora.keys import write_lines_atomically
-from wsd_classic.tasks import tagging
+from wsd_classic.tasks import catalogue, tagging
 from wsd_classic.tasks.timing import StageTimer
 
 
@@ -22,11 +25,13 @@ def parse_args(argv):
     parser = argparse.ArgumentParser(prog="tag", description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="*", metavar="FILE",
                         help="plain UTF-8 text files ('-' or none: standard input)")
-    parser.add_argument("--task", help="the task the model was trained for (default "
-                                       f"senseval2-ls; {tagging.ALLWORDS_TASK} with --raganato)")
+    parser.add_argument("--task", help="the task the model was trained for (default: the "
+                                       "all-words models when installed, else senseval2-ls; "
+                                       "an all-words task with --raganato)")
     parser.add_argument("--system", default="svm",
-                        help=f"one of {', '.join(systems.SYSTEMS)} (default svm); with --raganato "
-                             "an all-words system (mfs, wn1, svm, dlist)")
+                        help="one of the task's systems (default svm): " + "; ".join(
+                            f"{name}: {', '.join(task.systems)}"
+                            for name, task in catalogue.TASKS.items()))
     parser.add_argument("--format", choices=sorted({*tagging.TEXT_FORMATS,
                                                     *tagging.RAGANATO_FORMATS}),
                         help="text (default), jsonl or senseval; key or jsonl with --raganato")
@@ -46,17 +51,17 @@ def parse_args(argv):
         parser.error("give --senseval or --raganato, not both")
     if (args.senseval or args.raganato) and args.files:
         parser.error("--senseval and --raganato take no text FILE")
+    all_words = catalogue.of_kind(catalogue.ALL_WORDS)
     if args.raganato:
-        args.task = args.task or tagging.ALLWORDS_TASK
+        args.task = args.task or all_words[0]
         args.format = args.format or "key"
-        if args.task != tagging.ALLWORDS_TASK:
-            parser.error(f"--raganato tags with the {tagging.ALLWORDS_TASK} all-words models: "
-                         f"--task {tagging.ALLWORDS_TASK}")
+        if args.task not in all_words:
+            parser.error(f"--raganato tags with an all-words task's models: --task "
+                         f"{' or '.join(all_words)}")
         if args.format not in tagging.RAGANATO_FORMATS:
             parser.error(f"--raganato writes {' or '.join(tagging.RAGANATO_FORMATS)}, "
                          f"not {args.format}")
     else:
-        args.task = args.task or "senseval2-ls"
         args.format = args.format or ("senseval" if args.senseval else "text")
         if args.format not in tagging.TEXT_FORMATS:
             parser.error(f"--format {args.format} is for --raganato only")
@@ -74,14 +79,20 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(argv)
     models_root = settings.models_dir(args.models_dir)
+    chosen_by_default = args.task is None
+    if chosen_by_default:
+        args.task = tagging.default_task(models_root)
+    # An ad-hoc lexical sample (bin/train --train) has models but no catalogue entry.
+    known = catalogue.TASKS[args.task].systems if args.task in catalogue.TASKS else None
+    systems.check_systems([args.system], known)
     timer = StageTimer()
     counts = tagging.TagCounts()
     if args.senseval:
         lines = tagging.tag_senseval_file(args.senseval, args.task, args.system, models_root,
                                           args.jobs, counts)
     elif args.raganato:
-        lines = tagging.tag_raganato_file(args.raganato, args.system, models_root, args.format,
-                                          args.jobs, counts)
+        lines = tagging.tag_raganato_file(args.raganato, args.task, args.system, models_root,
+                                          args.format, args.jobs, counts)
     else:
         with timer.stage("load"):
             nlp = tagging.tagging_pipeline(args.task, args.system, models_root, args.explain)
@@ -97,7 +108,8 @@ def main(argv=None):
     if not args.quiet:
         for name in counts.empty:
             print(f"tag: {name}: no text to tag", file=sys.stderr)
-        print(f"tag: {_summary(counts, timer)}", file=sys.stderr)
+        used = f"task {args.task}{' (the default)' if chosen_by_default else ''}, {args.system}"
+        print(f"tag: {used}: {_summary(counts, timer)}", file=sys.stderr)
     return 0
 
 

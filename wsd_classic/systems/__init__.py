@@ -1,34 +1,77 @@
-"""The five systems, by the names the command line and the model files use."""
+"""The one system registry: every system by the name the command line and the model files use.
+
+A system is an estimator fitted per lexelt (scikit-learn conventions, ``systems.base``) with its
+registered parameters, and the back-off that answers a target whose lemma it never saw: a
+distribution over the target's candidates, in WordNet's order. ``wn1`` fits nothing: its answer
+is the back-off. Tasks override parameters (``tasks.catalogue``); a model file records the
+system's name and the parameters it was fitted with, so loading needs no hint.
+"""
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 
 from wsd_classic.errors import WsdError
 from wsd_classic.systems.base import SenseClassifier
 from wsd_classic.systems.commonest import Commonest
 from wsd_classic.systems.dlist import DecisionList
+from wsd_classic.systems.first_sense import database_first_sense, first_sense
 from wsd_classic.systems.lesk import Lesk
 from wsd_classic.systems.svm import LinearSVM
 
-# name -> (estimator class, constructor parameters). The parameters were chosen by
-# cross-validation on the SENSEVAL-2 training data only (bench/tune.py; see README).
-SYSTEMS: dict[str, tuple[type[SenseClassifier], dict]] = {
-    "commonest": (Commonest, {}),
-    "lesk": (Lesk, {"use_corpus": False}),
-    "lesk-corpus": (Lesk, {"use_corpus": True}),
-    "dlist": (DecisionList, {"alpha": 4.0, "min_count": 2}),
-    "svm": (LinearSVM, {"C": 10.0}),
-}
-# Systems that read WordNet glosses: skipped on corpora whose sense ids are not WordNet keys.
-NEEDS_WORDNET_KEYS = frozenset({"lesk", "lesk-corpus"})
+BackOff = Callable[[Sequence[str]], dict[str, float]]
 
 
-def check_systems(names) -> list[str]:
+@dataclass(frozen=True)
+class System:
+    """``estimator`` (None: nothing to fit) made with ``params``; ``back_off`` for unseen lemmas;
+    ``needs_wordnet_keys``: it reads WordNet glosses, so corpora with other sense ids skip it."""
+
+    name: str
+    estimator: type[SenseClassifier] | None
+    params: dict = field(default_factory=dict)
+    back_off: BackOff = first_sense
+    needs_wordnet_keys: bool = False
+
+    @property
+    def feature_groups(self) -> tuple[str, ...]:
+        return self.estimator.feature_groups if self.estimator else ()
+
+    def make(self, **overrides) -> SenseClassifier:
+        if self.estimator is None:
+            raise WsdError(f"the {self.name} system has nothing to fit")
+        return self.estimator(**{**self.params, **overrides})
+
+
+# The parameters were chosen by cross-validation on the SENSEVAL-2 training data only
+# (bench/tune.py; see README); tasks override them where their own CV chose otherwise.
+SYSTEMS: dict[str, System] = {system.name: system for system in (
+    System("commonest", Commonest),
+    # The published SemCor MFS baseline knows SemCor's counts only: for a lemma SemCor never
+    # tagged it takes the candidate first in WordNet's database order, which carries no
+    # frequency (bench/semcor.py --mfs-back-offs).
+    System("mfs", Commonest, back_off=database_first_sense),
+    System("wn1", None),
+    System("lesk", Lesk, {"use_corpus": False}, needs_wordnet_keys=True),
+    System("lesk-corpus", Lesk, {"use_corpus": True}, needs_wordnet_keys=True),
+    System("dlist", DecisionList, {"alpha": 4.0, "min_count": 2}),
+    System("svm", LinearSVM, {"C": 10.0}),
+)}
+
+
+def check_systems(names: Iterable[str], known: Iterable[str] | None = None) -> list[str]:
+    """``names`` if each is a registered system (and one of ``known`` when given)."""
     names = list(names)
-    unknown = [name for name in names if name not in SYSTEMS]
+    known = list(SYSTEMS if known is None else known)
+    unknown = [name for name in names if name not in known]
     if unknown:
-        raise WsdError(f"unknown system {', '.join(unknown)}; known: {', '.join(SYSTEMS)}")
+        raise WsdError(f"unknown system {', '.join(unknown)}; known: {', '.join(known)}")
     return names
 
 
+def get(name: str) -> System:
+    return SYSTEMS[check_systems([name])[0]]
+
+
 def make(name: str, **overrides) -> SenseClassifier:
-    estimator, params = SYSTEMS[check_systems([name])[0]]
-    return estimator(**{**params, **overrides})
+    return get(name).make(**overrides)

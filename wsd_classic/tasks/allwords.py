@@ -2,7 +2,7 @@
 
 Training is the lexical sample's, per lexelt (``lemma.pos``, e.g. ``bank.n``): SemCor's
 sense-tagged words become a ``LexicalSample`` with one lexelt per lemma and part of speech, their
-contexts are featurized by the same extractors, and ``tasks.lexical_sample.train`` fits the same
+contexts are featurized by the same featurizer, and ``tasks.engine.train`` fits the same
 estimators on every lexelt: ``svm``, ``dlist``, and ``mfs``, which is the ``commonest``
 estimator (the lexelt's SemCor sense distribution); ``svm`` also learns from WordNet's example
 sentences of the lexelt's senses (``tasks.allwords_examples``). A lexelt SemCor tags with one
@@ -25,70 +25,28 @@ from __future__ import annotations
 import os
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from tqdm import tqdm
 
-from wsd_classic import features as feature_groups
 from wsd_classic import modelstore, systems
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
 from wsd_classic.corpora.semcor import PARTS
 from wsd_classic.errors import WsdError
+from wsd_classic.features.featurizer import Featurizer
 from wsd_classic.modelstore import TrainedSystem
-from wsd_classic.systems.first_sense import (
-    database_first_sense, first_sense, rank, wordnet_senses)
-from wsd_classic.tasks import allwords_preprocess, lexical_sample, staging
+from wsd_classic.systems import BackOff
+from wsd_classic.systems.first_sense import wordnet_senses
+from wsd_classic.tasks import allwords_preprocess, catalogue, engine, staging
 from wsd_classic.tasks.allwords_corpus import (
     AllWordsCorpus, Target, read_raganato_corpus, read_semcor_corpus)
 from wsd_classic.tasks.allwords_examples import read_wordnet_examples
-from wsd_classic.tasks.lexical_sample import FeaturizedCorpus
+from wsd_classic.tasks.catalogue import Task
+from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.timing import StageTimer
-
-TASK = "semcor"
-SEMCOR_DATASET = "semcor-3.0"  # its name in corpora.registry
-BackOff = Callable[[Sequence[str]], dict[str, float]]
-
-
-@dataclass(frozen=True)
-class AllWordsSystem:
-    """``estimator``: the ``systems.SYSTEMS`` name fitted per lexelt (None: nothing to fit), with
-    ``params`` over its registered ones; ``back_off``: the distribution over a target's
-    candidates (WordNet's order) when the system knows nothing of its lemma;
-    ``wordnet_examples``: whether WordNet's examples of a lexelt's senses join its SemCor
-    instances in training (``tasks.allwords_examples``)."""
-
-    estimator: str | None
-    back_off: BackOff
-    params: dict = field(default_factory=dict)
-    wordnet_examples: bool = False
-
-
-SYSTEMS = {
-    "mfs": AllWordsSystem("commonest", database_first_sense),
-    "wn1": AllWordsSystem(None, first_sense),
-    # Chosen by held-out SemCor accuracy (every 5th file; within 0.1 point is a tie, broken by
-    # F1 on the development set semeval2007), with bench/semcor.py --tune-svm
-    # (bench/results/semcor_svm_*.json): lexelts with fewer than 10 training instances answer
-    # their SemCor distribution (all five sets of files: 73.74 / 74.01 / 74.09 / 74.05 % for
-    # 0 / 5 / 10 / 20); then C (73.50 / 73.84 / 73.83 / 73.79 / 73.75 % for 0.3 / 1 / 3 / 10 /
-    # 30, the last four tied, development F1 61.3 / 61.8 / 62.0 / 61.8); then WordNet's
-    # examples in training (--tune-examples, semcor_svm_examples.json: 74.31 against 74.09 %
-    # without, better on each set of files; development F1 61.3 against 62.0).
-    "svm": AllWordsSystem("svm", first_sense, {"C": 10.0, "min_instances": 10},
-                          wordnet_examples=True),
-    # Without WordNet's examples (semcor_dlist_examples.json): 72.45 % with them against 72.40,
-    # a tie, and development F1 60.7 against 61.5.
-    "dlist": AllWordsSystem("dlist", first_sense),
-}
-# Sentences on each side of the target's that the bag of words reads. ``bench/semcor.py
-# --tune-context 0,1,2`` (bench/results/semcor_context.json): svm's accuracy on held-out SemCor
-# files 73.47 / 73.46 / 73.43 %, F1 on the development set semeval2007 61.1 / 60.4 / 60.7: the
-# sentence alone is best on both.
-CONTEXT_SENTENCES = 0
-NO_FEATURES = {group: () for group in feature_groups.EXTRACTORS}
 
 
 @dataclass(frozen=True)
@@ -100,15 +58,6 @@ class TaggedInstance:
     senses: list[tuple[str, float]]
     key: str
     rank: int
-
-
-def check_systems(names: Iterable[str]) -> list[str]:
-    names = list(names)
-    unknown = [name for name in names if name not in SYSTEMS]
-    if unknown:
-        raise WsdError(f"unknown all-words system {', '.join(unknown)}; known: "
-                       f"{', '.join(SYSTEMS)}")
-    return names
 
 
 # --- features ----------------------------------------------------------------------------------
@@ -138,31 +87,29 @@ def as_lexical_sample(corpus: AllWordsCorpus, targets: Iterable[Target]) -> Lexi
                          corpus.source)
 
 
-def featurize(corpus: AllWordsCorpus, sample: LexicalSample, context_sentences: int,
+def featurize(corpus: AllWordsCorpus, sample: LexicalSample, featurizer: Featurizer,
               needs_features: Callable[[Target], bool], jobs: int = 1,
               progress: bool | None = None, description: str = "spaCy") -> FeaturizedCorpus:
-    """Features of the targets ``needs_features`` selects; the others get none.
-
-    Feature names are interned: the same few hundred thousand names recur across hundreds of
-    thousands of targets.
-    """
-    table = {instance.id: NO_FEATURES for instance in sample.instances()}
+    """Features of the targets ``needs_features`` selects, each in the context ``featurizer``'s
+    rule gives it; the others get none."""
+    no_features = {group: () for group in featurizer.groups}
+    table = {instance.id: no_features for instance in sample.instances()}
 
     def selected(target: Target) -> bool:
         return target.id in table and needs_features(target)
 
     count = sum(map(selected, corpus.targets))
     if not count:
-        return FeaturizedCorpus(sample, table)
+        return FeaturizedCorpus(sample, table, featurizer)
     analyses = allwords_preprocess.analyse(corpus, jobs, progress, description)
     if progress is None:
         progress = sys.stderr.isatty()
-    docs = allwords_preprocess.contexts(corpus, analyses, context_sentences, selected)
+    docs = allwords_preprocess.contexts(corpus, analyses, featurizer.context.sentences or 0,
+                                        selected)
     for doc in tqdm(docs, total=count, desc="features", unit="target", disable=not progress,
                     file=sys.stderr):
-        table[doc.id] = {group: [sys.intern(name) for name in extract(doc)]
-                         for group, extract in feature_groups.EXTRACTORS.items()}
-    return FeaturizedCorpus(sample, table)
+        table[doc.id] = featurizer.by_group(doc)
+    return FeaturizedCorpus(sample, table, featurizer)
 
 
 # --- training ----------------------------------------------------------------------------------
@@ -183,16 +130,18 @@ class TrainingData:
         lexelts = [Lexelt(lexelt.item, [*lexelt.instances, *extra.get(lexelt.item, ())])
                    for lexelt in self.featurized.sample.lexelts]
         return FeaturizedCorpus(LexicalSample(lexelts, self.featurized.sample.source),
-                                {**self.featurized.features, **self.examples.features})
+                                {**self.featurized.features, **self.examples.features},
+                                self.featurized.featurizer)
 
 
 def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_features: bool = True,
-                     with_examples: bool = True,
-                     context_sentences: int = CONTEXT_SENTENCES, jobs: int = 1,
-                     progress: bool | None = None) -> TrainingData:
+                     with_examples: bool = True, featurizer: Featurizer | None = None,
+                     jobs: int = 1, progress: bool | None = None) -> TrainingData:
     """Read SemCor and featurize the targets of its lexelts with two senses or more, and
-    WordNet's examples of those lexelts (with ``with_features`` and ``with_examples``)."""
+    WordNet's examples of those lexelts (with ``with_features`` and ``with_examples``);
+    ``featurizer`` defaults to the semcor task's context rule."""
     parts = tuple(parts)
+    featurizer = featurizer or Featurizer(catalogue.SEMCOR.context)
     corpus = read_semcor_corpus(semcor_root, parts)
     senses: dict[str, set[str]] = defaultdict(set)
     for target in corpus.targets:
@@ -200,7 +149,7 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
     multi_sense = {lexelt for lexelt, keys in senses.items() if len(keys) >= 2}
     sample = as_lexical_sample(corpus, corpus.targets)
     featurized = featurize(
-        corpus, sample, context_sentences,
+        corpus, sample, featurizer,
         (lambda target: target.lexelt in multi_sense) if with_features else (lambda target: False),
         jobs, progress, "spaCy (SemCor)")
     examples = None
@@ -208,70 +157,77 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
         examples_corpus = read_wordnet_examples(multi_sense)
         examples = featurize(examples_corpus,
                              as_lexical_sample(examples_corpus, examples_corpus.targets),
-                             context_sentences, lambda target: True, jobs, progress,
+                             featurizer, lambda target: True, jobs, progress,
                              "spaCy (WordNet examples)")
     info = {"training": "SemCor 3.0", "parts": list(parts),
             "training_sha256": registry.tree_sha256(
                 Path(semcor_root), tuple(f"{part}/tagfiles" for part in parts)),
-            "context_sentences": context_sentences, "targets": len(corpus.targets),
-            "lexelts": len(senses), "multi_sense_lexelts": len(multi_sense),
-            "unknown_keys": corpus.unknown_keys}
+            "targets": len(corpus.targets), "lexelts": len(senses),
+            "multi_sense_lexelts": len(multi_sense), "unknown_keys": corpus.unknown_keys}
     return TrainingData(corpus, featurized, info, examples)
 
 
 def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | None = None,
-                 params: dict | None = None,
-                 wordnet_examples: bool | None = None) -> TrainedSystem:
-    """Fit the all-words system ``name`` (not ``wn1``) on every SemCor lexelt; ``params``
-    override its estimator parameters, ``wordnet_examples`` (not None) its use of them."""
-    system = SYSTEMS[name]
+                 params: dict | None = None, wordnet_examples: bool | None = None,
+                 task: Task = catalogue.SEMCOR) -> TrainedSystem:
+    """Fit the all-words system ``name`` (not ``wn1``) on every lexelt of the training data;
+    ``params`` override the task's parameters for it, ``wordnet_examples`` (not None) its use
+    of WordNet's examples."""
     if wordnet_examples is None:
-        wordnet_examples = system.wordnet_examples
+        wordnet_examples = name in task.wordnet_examples
     if wordnet_examples and data.examples is None:
         raise WsdError(f"all-words system {name} trains on WordNet's examples: prepare the "
                        f"training data with features")
     featurized = data.featurized_with_examples() if wordnet_examples else data.featurized
-    trained = lexical_sample.train(system.estimator, featurized, TASK, jobs, progress,
-                                   {**system.params, **(params or {})})
-    trained.system, trained.estimator = name, system.estimator
+    trained = engine.train(name, featurized, task.name, jobs, progress,
+                           {**task.system_params(name), **(params or {})}, task.kind)
     trained.info = {**data.info, "all_words_system": name,
                     "wordnet_examples": len(data.examples.sample) if wordnet_examples else 0}
     return trained
 
 
-def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: int = 1) -> str:
-    """The ``bin/train --task semcor`` job: train and save ``names``; returns the report."""
+def train_all_words(task: Task, names: list[str], models_root: Path, data_dir=None,
+                    jobs: int = 1) -> str:
+    """The ``bin/train`` job of an all-words task: train and save ``names``; returns the report."""
+    return train_semcor(task.root(data_dir), names, models_root, jobs, task)
+
+
+def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: int = 1,
+                 task: Task = catalogue.SEMCOR) -> str:
+    """Train the all-words systems ``names`` on SemCor at ``semcor_root`` and save them."""
     timer = StageTimer()
-    trainable = [name for name in check_systems(names) if SYSTEMS[name].estimator is not None]
-    with_features = any(systems.SYSTEMS[SYSTEMS[name].estimator][0].feature_groups
-                        for name in trainable)
+    trainable = [name for name in task.check_systems(names)
+                 if systems.get(name).estimator is not None]
+    with_features = any(systems.get(name).feature_groups for name in trainable)
     with timer.stage("read and preprocess"):
         data = prepare_training(
             semcor_root, with_features=with_features, jobs=jobs,
-            with_examples=any(SYSTEMS[name].wordnet_examples for name in trainable))
+            with_examples=any(name in task.wordnet_examples for name in trainable),
+            featurizer=Featurizer(task.context))
     info = data.info
     lines = [f"SemCor ({', '.join(info['parts'])}): {len(data.corpus.sentences):,} sentences, "
              f"{info['targets']:,} sense-tagged words in {info['lexelts']:,} lexelts "
              f"({info['multi_sense_lexelts']:,} with two senses or more); "
              f"{info['unknown_keys']:,} tags of senses WordNet 3.0 lacks left out"]
     if data.examples is not None:
-        learners = [name for name in trainable if SYSTEMS[name].wordnet_examples]
+        learners = [name for name in trainable if name in task.wordnet_examples]
         lines.append(f"WordNet 3.0 examples of those lexelts' senses: "
                      f"{len(data.examples.sample):,}, training instances for {', '.join(learners)}")
-    # Like bin/train's lexical-sample runs: models/semcor/ changes all at once, one run at a time.
-    with staging.exclusive(models_root, TASK), \
-            staging.staged_directory(Path(models_root) / TASK) as stage:
+    # Like bin/train's lexical-sample runs: the task's models change all at once, one run at a time.
+    with staging.exclusive(models_root, task.name), \
+            staging.staged_directory(Path(models_root) / task.name) as stage:
         for name in names:
-            if SYSTEMS[name].estimator is None:
+            system = systems.get(name)
+            if system.estimator is None:
                 lines.append(f"{name}: nothing to train (WordNet's first sense)")
                 continue
             with timer.stage(f"train {name}"):
-                trained = train_system(name, data, jobs)
+                trained = train_system(name, data, jobs, task=task)
             with timer.stage("save"):
                 modelstore.save(trained, models_root, task_dir=stage)
-            lines.append(f"{name}: {SYSTEMS[name].estimator} estimators for "
+            lines.append(f"{name}: {system.estimator.__name__} estimators for "
                          f"{len(trained.models):,} lexelts saved to "
-                         f"{modelstore.model_path(models_root, TASK, name)}")
+                         f"{modelstore.model_path(models_root, task.name, name)}")
     lines.append(timer.summary())
     return "\n".join(lines)
 
@@ -281,60 +237,46 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
 class AllWordsTagger:
     """A trained all-words system (``trained`` None for ``wn1``) that tags any number of corpora."""
 
-    def __init__(self, trained: TrainedSystem | None, back_off: BackOff = first_sense):
+    def __init__(self, trained: TrainedSystem | None, back_off: BackOff):
         self.trained = trained
         self.back_off = back_off
 
     @classmethod
-    def load(cls, name: str, models_root: Path) -> "AllWordsTagger":
-        system = SYSTEMS[check_systems([name])[0]]
-        trained = (modelstore.load(models_root, TASK, name, system.estimator)
-                   if system.estimator else None)
+    def load(cls, name: str, models_root: Path, task: Task = catalogue.SEMCOR) -> "AllWordsTagger":
+        system = systems.get(task.check_systems([name])[0])
+        trained = modelstore.load(models_root, task.name, name) if system.estimator else None
         return cls(trained, system.back_off)
 
     def tag(self, corpus: AllWordsCorpus, jobs: int = 1,
             progress: bool | None = None) -> list[TaggedInstance]:
         """Every target of ``corpus``, in corpus order, with exactly one candidate key."""
         distributions = self._distributions(corpus, jobs, progress) if self.trained else {}
-        return [decide(target, distributions.get(target.id), self.back_off)
-                for target in corpus.targets]
+        return [self.decide(target, distributions.get(target.id)) for target in corpus.targets]
+
+    def decide(self, target: Target, weights: dict[str, float] | None) -> TaggedInstance:
+        senses, rank = engine.decide(wordnet_senses(target.lemma, target.pos), weights,
+                                     self.back_off)
+        return TaggedInstance(target.id, senses, senses[0][0], rank)
+
+    def reads_features(self, lexelt: str) -> bool:
+        """Whether the system's answer for ``lexelt`` depends on the context."""
+        return (bool(systems.get(self.trained.system).feature_groups)
+                and len(self.trained.models[lexelt].classes_) > 1)
 
     def _distributions(self, corpus: AllWordsCorpus, jobs: int,
                        progress: bool | None) -> dict[str, dict[str, float]]:
         models = self.trained.models
         sample = as_lexical_sample(
             corpus, (target for target in corpus.targets if target.lexelt in models))
-        reads_features = bool(systems.SYSTEMS[self.trained.estimator_name][0].feature_groups)
-        context_sentences = self.trained.info.get("context_sentences", CONTEXT_SENTENCES)
-        featurized = featurize(
-            corpus, sample, context_sentences,
-            lambda target: reads_features and len(models[target.lexelt].classes_) > 1,
-            jobs, progress)
+        featurized = featurize(corpus, sample, self.trained.featurizer,
+                               lambda target: self.reads_features(target.lexelt), jobs, progress)
         return {instance: weights
-                for _, instance, weights in lexical_sample.tag(self.trained, featurized)}
-
-
-def decide(target: Target, weights: dict[str, float] | None,
-           back_off: BackOff = first_sense) -> TaggedInstance:
-    """The answer for ``target`` from a system's sense weights (None: the system knows nothing).
-
-    Only candidates keep weight; with none left, ``back_off`` gives the distribution. Ties go to
-    the sense WordNet lists first.
-    """
-    candidates = wordnet_senses(target.lemma, target.pos)
-    kept = {key: weights.get(key, 0.0) for key in candidates} if weights else {}
-    total = sum(kept.values())
-    if total > 0:
-        distribution = {key: weight / total for key, weight in kept.items()}
-    else:
-        distribution = {key: 0.0 for key in candidates} | back_off(candidates)
-    ordered = sorted(candidates, key=lambda key: -distribution[key])
-    return TaggedInstance(target.id, [(key, distribution[key]) for key in ordered], ordered[0],
-                          rank(ordered[0], candidates))
+                for _, instance, weights in engine.tag(self.trained, featurized)}
 
 
 def tag_raganato(path: str | os.PathLike, system: str, models_root: Path, *, jobs: int = 1,
-                 progress: bool | None = None) -> Iterator[TaggedInstance]:
+                 progress: bool | None = None,
+                 task: Task = catalogue.SEMCOR) -> Iterator[TaggedInstance]:
     """Tag every instance of a Raganato-format ``*.data.xml`` file, in file order."""
-    tagger = AllWordsTagger.load(system, models_root)
+    tagger = AllWordsTagger.load(system, models_root, task)
     yield from tagger.tag(read_raganato_corpus(path), jobs, progress)

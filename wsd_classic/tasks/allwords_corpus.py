@@ -148,17 +148,25 @@ def read_raganato_corpus(path: str | os.PathLike) -> AllWordsCorpus:
     return AllWordsCorpus(str(path), sentences, targets)
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def _wordnet_entry(lemma: str, tag: str) -> tuple[str, str] | None:
     """``(lemma, pos)`` as WordNet spells them for a corpus lemma and tag, None if WordNet has no
-    sense for it: every spelling under the preferred part of speech, then their base forms, then
-    the same under the next part of speech."""
-    spellings = _spellings(lemma)
+    sense for it: the lemma under the preferred part of speech, then under the next."""
     for pos in _pos_preference(tag):
-        for form in chain(spellings, (base_form(spelling, pos) for spelling in spellings)):
-            # WordNet matches case-insensitively, and sense keys spell lemmas in lower case.
-            if form is not None and wordnet_senses(form, pos):
-                return form.lower(), pos
+        form = wordnet_lemma(lemma, pos)
+        if form is not None:
+            return form, pos
+    return None
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def wordnet_lemma(lemma: str, pos: str) -> str | None:
+    """The lemma as WordNet spells it as a ``pos`` (``n``, ``v``, ``a``, ``r``), None if WordNet
+    has no sense of it as one: every spelling, then their base forms."""
+    spellings = _spellings(lemma)
+    for form in chain(spellings, (base_form(spelling, pos) for spelling in spellings)):
+        # WordNet matches case-insensitively, and sense keys spell lemmas in lower case.
+        if form is not None and wordnet_senses(form, pos):
+            return form.lower()
     return None
 
 

@@ -11,7 +11,6 @@ swapped in only once complete.
 """
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,10 +19,12 @@ from wsd_classic.corpora import registry
 from wsd_classic.corpora.raganato import read_raganato_key, write_raganato_key
 from wsd_classic.errors import WsdError
 from wsd_classic.scoring.raganato import score_raganato
-from wsd_classic.tasks import staging
-from wsd_classic.tasks.allwords import SYSTEMS, TASK, AllWordsTagger
+from wsd_classic.tasks import catalogue, staging
+from wsd_classic.tasks.allwords import AllWordsTagger
 from wsd_classic.tasks.allwords_corpus import read_raganato_corpus
+from wsd_classic.tasks.catalogue import Task
 from wsd_classic.tasks.lexical_sample_run import write_json_atomically
+from wsd_classic.tasks.staging import previous_scores
 
 DATA_SUFFIX = ".data.xml"
 GOLD_SUFFIX = ".gold.key.txt"
@@ -76,16 +77,16 @@ class Evaluation:
 
 
 def evaluate(system_names: list[str], datasets: list[EvaluationSet], models_root: Path,
-             results_root: Path, jobs: int = 1) -> Evaluation:
+             results_root: Path, jobs: int = 1, task: Task = catalogue.SEMCOR) -> Evaluation:
     """Tag every dataset with every system, write the key files and ``scores.json``."""
-    out_dir = Path(results_root) / TASK
+    out_dir = Path(results_root) / task.name
     corpora = {dataset.name: read_raganato_corpus(dataset.data) for dataset in datasets}
     golds = {dataset.name: read_raganato_key(dataset.gold) for dataset in datasets}
     scores: dict[str, dict[str, dict]] = {}
     speed = {}
-    with staging.exclusive(results_root, TASK), staging.staged_directory(out_dir) as stage:
+    with staging.exclusive(results_root, task.name), staging.staged_directory(out_dir) as stage:
         for system in system_names:
-            tagger = AllWordsTagger.load(system, models_root)
+            tagger = AllWordsTagger.load(system, models_root, task)
             scores[system] = {}
             started, targets = time.perf_counter(), 0
             for dataset in datasets:
@@ -101,7 +102,7 @@ def evaluate(system_names: list[str], datasets: list[EvaluationSet], models_root
                     "instances": result.instances}
             speed[system] = targets / max(time.perf_counter() - started, 1e-9)
         write_json_atomically(stage / "scores.json",
-                              merged_scores(_previous_scores(stage / "scores.json"), scores))
+                              merged_scores(previous_scores(stage / "scores.json"), scores))
     return Evaluation(scores, speed, out_dir)
 
 
@@ -111,15 +112,3 @@ def merged_scores(previous: dict, new: dict) -> dict:
     for system, by_dataset in new.items():
         merged.setdefault(system, {}).update(by_dataset)
     return merged
-
-
-def _previous_scores(path: Path) -> dict:
-    """What an earlier run's ``scores.json`` holds of known systems; nothing if it is unreadable."""
-    try:
-        previous = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(previous, dict):
-        return {}
-    return {system: by_dataset for system, by_dataset in previous.items()
-            if system in SYSTEMS and isinstance(by_dataset, dict)}

@@ -13,14 +13,12 @@ from __future__ import annotations
 import random
 import sys
 from collections import defaultdict
-from dataclasses import replace
 from pathlib import Path
 
 from tqdm import tqdm
 
-from wsd_classic import systems
 from wsd_classic.answers.senseval import Answer
-from wsd_classic.corpora.keys import KeyEntry, read_key
+from wsd_classic.corpora.keys import read_key
 from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
 from wsd_classic.corpora.sensemap import read_sensemap
@@ -28,8 +26,9 @@ from wsd_classic.errors import WsdError
 from wsd_classic.report.learning_curve import (FILENAME, CurvePoint, LearningCurve,
                                                write_learning_curve)
 from wsd_classic.scoring import scorer2
-from wsd_classic.tasks import lexical_sample
-from wsd_classic.tasks.lexical_sample_run import TaskRun, stratified_split
+from wsd_classic.features.featurizer import Featurizer
+from wsd_classic.tasks import engine
+from wsd_classic.tasks.lexical_sample_run import TaskRun, test_side, usable_systems
 from wsd_classic.tasks.timing import StageTimer
 
 DEFAULT_FRACTIONS = (0.1, 0.25, 0.5, 0.75, 1.0)
@@ -79,46 +78,36 @@ def nested_subsamples(sample: LexicalSample, fractions: tuple[float, ...],
          if order], sample.source) for fraction in fractions}
 
 
-def _test_side(run: TaskRun, train_sample: LexicalSample):
-    """The training sample, the unannotated test sample and its key, as ``bin/train`` makes them."""
-    if run.split is not None:
-        train_sample, test_sample = stratified_split(train_sample, run.split, run.seed)
-        key = {instance.id: KeyEntry(lexelt.item, instance.id, instance.answers)
-               for lexelt in test_sample.lexelts for instance in lexelt.instances}
-        test_sample = LexicalSample(
-            [Lexelt(lexelt.item, [replace(instance, answers=()) for instance in lexelt.instances])
-             for lexelt in test_sample.lexelts], test_sample.source)
-        return train_sample, test_sample, key
-    return train_sample, read_lexical_sample(run.test_path), read_key(run.key_path)
-
-
 def execute(run: TaskRun, chosen: list[str], fractions: tuple[float, ...], results_root: Path,
             jobs: int) -> str:
     """Train, tag and score every system at every fraction; returns the printable summary."""
     timer = StageTimer()
     with timer.stage("read"):
-        train_sample, test_sample, key = _test_side(run, read_lexical_sample(run.train_path))
+        train_sample, test_sample, split_key = test_side(run, read_lexical_sample(run.train_path))
+        key = ({entry.instance: entry for entry in split_key} if split_key is not None
+               else read_key(run.key_path))
         sensemap = read_sensemap(run.sensemap_path) if run.sensemap_path else None
-    if not lexical_sample.uses_wordnet_keys(train_sample):
-        chosen = [name for name in chosen if name not in systems.NEEDS_WORDNET_KEYS]
-        if not chosen:
-            raise WsdError("no system to train: the sense ids are not WordNet keys, which "
-                           f"{', '.join(sorted(systems.NEEDS_WORDNET_KEYS))} need", run.train_path)
+    chosen, skipped = usable_systems(chosen, train_sample)
+    if not chosen:
+        raise WsdError("no system to train: the sense ids are not WordNet keys, which "
+                       f"{', '.join(skipped)} need", run.train_path)
+    featurizer = Featurizer(run.task.context)
     with timer.stage("preprocess"):
-        train_corpus = lexical_sample.featurize(train_sample, jobs, "spaCy (train)")
-        test_corpus = lexical_sample.featurize(test_sample, jobs, "spaCy (test)")
+        train_corpus = engine.featurize(train_sample, featurizer, jobs, "spaCy (train)")
+        test_corpus = engine.featurize(test_sample, featurizer, jobs, "spaCy (test)")
     points = []
     subsamples = nested_subsamples(train_sample, fractions)
     progress = tqdm(total=len(fractions) * len(chosen), desc="learning curve", unit="model",
                     file=sys.stderr, disable=not sys.stderr.isatty())
     for fraction, subsample in subsamples.items():
-        corpus = lexical_sample.FeaturizedCorpus(subsample, train_corpus.features)
+        corpus = engine.FeaturizedCorpus(subsample, train_corpus.features, featurizer)
         for name in chosen:
             with timer.stage("train"):
-                trained = lexical_sample.train(name, corpus, run.name, jobs, progress=False)
+                trained = engine.train(name, corpus, run.name, jobs, progress=False,
+                                       params=run.task.system_params(name))
             with timer.stage("tag"):
-                tagged = lexical_sample.tag(trained, test_corpus)
-                answers = [Answer(lexelt, instance, ((lexical_sample.top_sense(weights), None),), 0)
+                tagged = engine.tag(trained, test_corpus)
+                answers = [Answer(lexelt, instance, ((engine.top_sense(weights), None),), 0)
                            for lexelt, instance, weights in tagged]
             with timer.stage("score"):
                 fine = scorer2.score(key, answers, quiet=True).recall

@@ -13,53 +13,65 @@ from wsd_classic.corpora import registry
 from wsd_classic.corpora.keys import KeyEntry, read_key, write_atomically, write_key
 from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.corpora.model import Lexelt, LexicalSample
-from wsd_classic.errors import WsdError
 from wsd_classic.report import table
 from wsd_classic.scoring.lexsample import lexsample_scores
-from wsd_classic.tasks import lexical_sample, staging
+from wsd_classic.features.featurizer import Featurizer
+from wsd_classic.tasks import engine, staging
+from wsd_classic.tasks.catalogue import Task
+from wsd_classic.tasks.staging import previous_scores
 from wsd_classic.tasks.timing import StageTimer
 
 
 @dataclass
 class TaskRun:
-    """What one ``bin/train`` invocation trains on and where its results go."""
+    """A lexical-sample task's files, resolved in a data directory, for one ``bin/train`` run."""
 
-    name: str
+    task: Task
     train_path: Path
     test_path: Path | None = None
     key_path: Path | None = None
     sensemap_path: Path | None = None
-    split: tuple[int, int] | None = None
-    seed: int = 0
-    published: bool = False
+
+    @classmethod
+    def of(cls, task: Task, data_dir=None) -> "TaskRun":
+        return cls(task, *(task.path(which, data_dir)
+                           for which in ("train", "test", "key", "sensemap")))
+
+    @property
+    def name(self) -> str:
+        return self.task.name
+
+    @property
+    def split(self) -> tuple[int, int] | None:
+        return self.task.split
+
+    @property
+    def seed(self) -> int:
+        return self.task.seed
 
 
-def registered_task(name: str, data_dir=None) -> TaskRun:
-    if name != "senseval2-ls":
-        raise WsdError(f"unknown lexical-sample task {name!r}; known: senseval2-ls")
-    directory = registry.locate(name, data_dir)
-    return TaskRun(name, directory / "eng-lex-sample.training.xml",
-                   directory / "eng-lex-samp.evaluation.xml",
-                   directory / "eng-lex-samp.evaluation.key",
-                   directory / "eng-lex-sample.training.senses", published=True)
+def test_side(run: TaskRun, train_sample: LexicalSample
+              ) -> tuple[LexicalSample, LexicalSample, list[KeyEntry] | None]:
+    """The training sample, the test sample without answers and, for a split, the split's key
+    (None: the task has its own key file)."""
+    if run.split is None:
+        return train_sample, read_lexical_sample(run.test_path), None
+    train_sample, test_sample = stratified_split(train_sample, run.split, run.seed)
+    key = [KeyEntry(lexelt.item, instance.id, instance.answers)
+           for lexelt in test_sample.lexelts for instance in lexelt.instances]
+    test_sample = LexicalSample(
+        [Lexelt(lexelt.item, [replace(instance, answers=()) for instance in lexelt.instances])
+         for lexelt in test_sample.lexelts], test_sample.source)
+    return train_sample, test_sample, key
 
 
-def file_task(train: Path, test: Path, key: Path, sensemap: Path | None) -> TaskRun:
-    return TaskRun(_task_name(train), train, test, key, sensemap)
-
-
-def split_task(train: Path, ratio: str, seed: int, sensemap: Path | None) -> TaskRun:
-    try:
-        parts = tuple(int(part) for part in ratio.split(":"))
-    except ValueError:
-        parts = ()
-    if len(parts) != 2 or min(parts) < 1:
-        raise WsdError(f"--split {ratio!r}: expected TRAIN:TEST parts such as 2:1")
-    return TaskRun(_task_name(train), train, sensemap_path=sensemap, split=parts, seed=seed)
-
-
-def _task_name(path: Path) -> str:
-    return Path(path).name.removesuffix(".xml").replace(".", "-")
+def usable_systems(chosen: list[str], train_sample: LexicalSample) -> tuple[list[str], list[str]]:
+    """The systems that can train on the sample, and those skipped: a system that reads
+    WordNet's glosses needs sense ids that are WordNet keys."""
+    if engine.uses_wordnet_keys(train_sample):
+        return chosen, []
+    return ([name for name in chosen if not systems.get(name).needs_wordnet_keys],
+            [name for name in chosen if systems.get(name).needs_wordnet_keys])
 
 
 def stratified_split(sample: LexicalSample, ratio: tuple[int, int], seed: int):
@@ -99,28 +111,20 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
     timer = StageTimer()
     notes = []
     with timer.stage("read"):
-        train_sample = read_lexical_sample(run.train_path)
-        split_key = None
-        if run.split is not None:
-            train_sample, test_sample = stratified_split(train_sample, run.split, run.seed)
-            split_key = [KeyEntry(lexelt.item, instance.id, instance.answers)
-                         for lexelt in test_sample.lexelts for instance in lexelt.instances]
-            test_sample = LexicalSample(
-                [Lexelt(lexelt.item, [replace(i, answers=()) for i in lexelt.instances])
-                 for lexelt in test_sample.lexelts], test_sample.source)
+        train_sample, test_sample, split_key = test_side(
+            run, read_lexical_sample(run.train_path))
+        if split_key is None:
+            read_key(run.key_path)
+        else:
             notes.append(f"split {run.split[0]}:{run.split[1]} (seed {run.seed}): "
                          f"{len(train_sample)} training, {len(test_sample)} test instances")
-        else:
-            test_sample = read_lexical_sample(run.test_path)
-            read_key(run.key_path)
-    if not lexical_sample.uses_wordnet_keys(train_sample):
-        skipped = [name for name in chosen if name in systems.NEEDS_WORDNET_KEYS]
-        chosen = [name for name in chosen if name not in systems.NEEDS_WORDNET_KEYS]
-        if skipped:
-            notes.append(f"skipped {', '.join(skipped)}: the sense ids are not WordNet keys")
+    chosen, skipped = usable_systems(chosen, train_sample)
+    if skipped:
+        notes.append(f"skipped {', '.join(skipped)}: the sense ids are not WordNet keys")
+    featurizer = Featurizer(run.task.context)
     with timer.stage("preprocess"):
-        train_corpus = lexical_sample.featurize(train_sample, jobs, "spaCy (train)")
-        test_corpus = lexical_sample.featurize(test_sample, jobs, "spaCy (test)")
+        train_corpus = engine.featurize(train_sample, featurizer, jobs, "spaCy (train)")
+        test_corpus = engine.featurize(test_sample, featurizer, jobs, "spaCy (test)")
     models_dir, out_dir = Path(models_root) / run.name, Path(results_root) / run.name
     with staging.exclusive(models_root, run.name), staging.exclusive(results_root, run.name), \
             staging.staged_directory(models_dir) as model_stage, \
@@ -131,7 +135,8 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
         key_path = out_stage / "test.key" if split_key is not None else run.key_path
         for name in chosen:
             with timer.stage("train"):
-                trained = lexical_sample.train(name, train_corpus, run.name, jobs)
+                trained = engine.train(name, train_corpus, run.name, jobs,
+                                       params=run.task.system_params(name))
             trained.info = {"training_file": str(run.train_path),
                             "training_sha256": registry.file_sha256(Path(run.train_path)),
                             "split": list(run.split) if run.split else None, "seed": run.seed,
@@ -139,7 +144,7 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
             with timer.stage("save"):
                 modelstore.save(trained, models_root, task_dir=model_stage)
             with timer.stage("tag"):
-                rows = list(lexical_sample.tag(trained, test_corpus))
+                rows = list(engine.tag(trained, test_corpus))
                 write_answers(out_stage / f"{name}.ans", rows)
                 write_answers(out_stage / f"{name}.top.ans", rows, top_only=True)
             unknown = sorted({sense for model in trained.models.values()
@@ -148,7 +153,7 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
                 notes.append(f"{name}: {len(unknown)} candidate senses have no WordNet 3.0 gloss "
                              "(WordNet 1.7-only keys, U, P); only the fallback can choose them")
         with timer.stage("score"):
-            scores = _previous_scores(out_stage / "scores.json", keep=set(chosen))
+            scores = previous_scores(out_stage / "scores.json", keep=set(chosen))
             scores.update({name: lexsample_scores(key_path, out_stage / f"{name}.top.ans",
                                                   run.sensemap_path,
                                                   weighted_answers=out_stage / f"{name}.ans")
@@ -156,23 +161,11 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
             write_json_atomically(out_stage / "scores.json", scores)
         write_json_atomically(out_stage / "timings.json", {"stages": timer.seconds,
                                                            "systems": chosen, "jobs": jobs})
-    lines = [table.lexical_sample_table(scores, run.published), ""]
+    lines = [table.lexical_sample_table(scores, run.task.published), ""]
     lines += [f"note: {note}" for note in notes]
     lines.append(f"answers and scores.json in {out_dir}/, models in {models_dir}/")
     lines.append(timer.summary())
     return "\n".join(lines)
-
-
-def _previous_scores(path: Path, keep: set[str]) -> dict:
-    """Scores of systems an earlier run wrote and this run does not redo (their files remain)."""
-    if not path.is_file():
-        return {}
-    try:
-        previous = json.loads(path.read_text())
-    except ValueError:
-        return {}
-    return {name: value for name, value in previous.items()
-            if name not in keep and name in systems.SYSTEMS}
 
 
 def write_json_atomically(path: Path, value) -> None:

@@ -13,9 +13,11 @@ import contextlib
 import ctypes
 import errno
 import fcntl
+import json
 import os
 import shutil
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -103,3 +105,19 @@ def exclusive(directory: Path, name: str):
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def previous_scores(path: Path, keep: Iterable[str] = ()) -> dict:
+    """What an earlier run's ``scores.json`` holds of registered systems other than ``keep``
+    (their files remain beside this run's); nothing if it is missing or unreadable."""
+    from wsd_classic.systems import SYSTEMS
+
+    try:
+        previous = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(previous, dict):
+        return {}
+    keep = set(keep)
+    return {system: figures for system, figures in previous.items()
+            if system in SYSTEMS and system not in keep and isinstance(figures, dict)}

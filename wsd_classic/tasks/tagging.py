@@ -2,8 +2,8 @@
 
 Plain text streams through spaCy with the ``wsd_classic`` component (``spacy_component``) at the
 end of the pipeline; every target it marks becomes a ``TaggedTarget``, written as it comes in
-one of the formats below. A SENSEVAL XML file goes through ``lexical_sample.featurize`` and
-``lexical_sample.tag``, the code ``bin/train`` tags its test set with.
+one of the formats below. A SENSEVAL XML file goes through ``engine.featurize`` and
+``engine.tag``, the code ``bin/train`` tags its test set with, under the model's featurizer.
 """
 from __future__ import annotations
 
@@ -24,13 +24,12 @@ from wsd_classic import modelstore, wordnet
 from wsd_classic.answers.senseval import answer_line
 from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.preprocess.pipeline import load_spacy, pipe
-from wsd_classic.tasks import lexical_sample
+from wsd_classic.tasks import catalogue, engine
 from wsd_classic.tasks.text_input import (STDIN_NAME, TextBlock, check_readable, input_size,
                                           read_blocks)
 
 TEXT_FORMATS = ("text", "jsonl", "senseval")
 RAGANATO_FORMATS = ("key", "jsonl")
-ALLWORDS_TASK = "semcor"
 # Senses shown per target in the ``text`` format.
 TEXT_SENSES = 3
 TARGET_MARKS = ("[[", "]]")
@@ -66,6 +65,16 @@ class TagCounts:
     empty: list[str] = field(default_factory=list)
     tokens: int = 0
     targets: int = 0
+
+
+def default_task(models_root: Path) -> str:
+    """The task ``bin/tag`` uses without ``--task``: the first all-words task whose models are
+    installed (every word of the text is then a target), else the first lexical sample."""
+    for name in (*catalogue.of_kind(catalogue.ALL_WORDS), *catalogue.of_kind(
+            catalogue.LEXICAL_SAMPLE)):
+        if any(Path(models_root, name).glob(f"*/{modelstore.FILENAME}")):
+            return name
+    return catalogue.of_kind(catalogue.LEXICAL_SAMPLE)[0]
 
 
 def tagging_pipeline(task: str, system: str, models_root: Path, explain: bool = False) -> Language:
@@ -189,22 +198,23 @@ def tag_senseval_file(path: Path, task: str, system: str, models_root: Path, job
     """Answer lines for the instances of a SENSEVAL lexical-sample file the model has lexelts for."""
     trained = modelstore.load(models_root, task, system)
     sample = read_lexical_sample(path)
-    corpus = lexical_sample.featurize(sample, jobs, description=f"spaCy ({Path(path).name})")
+    corpus = engine.featurize(sample, trained.featurizer, jobs,
+                              description=f"spaCy ({Path(path).name})")
     counts.documents.append(str(path))
-    for lexelt, instance, weights in lexical_sample.tag(trained, corpus):
+    for lexelt, instance, weights in engine.tag(trained, corpus):
         counts.targets += 1
         yield answer_line(lexelt, instance, weights)
     if counts.targets == 0:
         counts.empty.append(str(path))
 
 
-def tag_raganato_file(path: Path, system: str, models_root: Path, output_format: str, jobs: int,
-                      counts: TagCounts) -> Iterator[str]:
+def tag_raganato_file(path: Path, task: str, system: str, models_root: Path, output_format: str,
+                      jobs: int, counts: TagCounts) -> Iterator[str]:
     """Lines for the instances of a Raganato all-words file, tagged by ``tasks.allwords``."""
     from wsd_classic.tasks.allwords import tag_raganato  # the all-words stack, only when asked
 
     counts.documents.append(str(path))
-    for result in tag_raganato(path, system, models_root, jobs=jobs):
+    for result in tag_raganato(path, system, models_root, jobs=jobs, task=catalogue.get(task)):
         counts.targets += 1
         if output_format == "key":
             yield f"{result.instance_id} {result.key}"

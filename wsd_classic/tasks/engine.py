@@ -1,56 +1,60 @@
-"""Train, tag and score the systems on a lexical-sample corpus (one code path for every corpus).
+"""The one train/tag engine under every command: fit per lexelt, predict, restrict, back off.
 
-Per lexelt, each system is fitted on feature lists built from the spaCy analyses of the training
-contexts, and tags the test contexts with a weighted sense distribution.
+Per lexelt, a system's estimator is fitted on the feature rows of its annotated instances (in
+parallel over lexelts), and predicts a sense distribution for each instance to tag. All-words
+tasks then keep only the target's candidates (its lemma's WordNet senses) and answer a target
+the system knows nothing of with the system's back-off (``decide``).
 """
 from __future__ import annotations
 
 import contextlib
 import signal
 import sys
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Iterable, Sequence
 
 import numpy as np
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
-from wsd_classic import features as feature_groups
 from wsd_classic import systems
 from wsd_classic.corpora.model import Instance, LexicalSample
 from wsd_classic.errors import WsdError
+from wsd_classic.features.featurizer import Featurizer, row
 from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.preprocess.cache import processed
+from wsd_classic.systems import BackOff
+from wsd_classic.systems.first_sense import rank
+from wsd_classic.tasks.catalogue import LEXICAL_SAMPLE
 
 
 @dataclass
 class FeaturizedCorpus:
-    """A corpus with every instance's features, per feature group, by instance id."""
+    """A corpus with every instance's features, per feature group, by instance id, and the
+    featurizer that made them."""
 
     sample: LexicalSample
     features: dict[str, dict[str, list[str]]]
+    featurizer: Featurizer
 
     def rows(self, instances: Iterable[Instance], groups: Sequence[str]) -> list[list[str]]:
-        return [[name for group in groups for name in self.features[instance.id][group]]
-                for instance in instances]
+        return [row(self.features[instance.id], groups) for instance in instances]
 
 
-def featurize(sample: LexicalSample, jobs: int = 1, description: str = "spaCy") -> FeaturizedCorpus:
-    instances = list(sample.instances())
-    docs = processed(instances, jobs=jobs, description=description)
-    table = {doc.id: {group: extract(doc) for group, extract in feature_groups.EXTRACTORS.items()}
-             for doc in docs}
-    return FeaturizedCorpus(sample, table)
+def featurize(sample: LexicalSample, featurizer: Featurizer = Featurizer(), jobs: int = 1,
+              description: str = "spaCy") -> FeaturizedCorpus:
+    """Features of a lexical sample's instances, each in the context it comes with."""
+    docs = processed(list(sample.instances()), jobs=jobs, description=description)
+    return FeaturizedCorpus(sample, featurizer.table(docs), featurizer)
 
 
 def training_rows(corpus: FeaturizedCorpus, instances: Sequence[Instance], groups: Sequence[str]):
     """X, y, sample weights: an instance with n gold tags gives n rows of weight 1/n."""
     X, y, weights = [], [], []
-    for instance, row in zip(instances, corpus.rows(instances, groups)):
+    for instance, features in zip(instances, corpus.rows(instances, groups)):
         tags = list(dict.fromkeys(instance.answers))
         for tag in tags:
-            X.append(row)
+            X.append(features)
             y.append(tag)
             weights.append(1.0 / len(tags))
     return X, y, weights
@@ -64,12 +68,14 @@ def _fit_lexelt(system: str, params: dict, item: str, X, y, weights):
 
 
 def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
-          progress: bool | None = None, params: dict | None = None) -> TrainedSystem:
-    """Fit ``system`` on every lexelt of ``corpus`` that has annotated instances.
+          progress: bool | None = None, params: dict | None = None,
+          kind: str = LEXICAL_SAMPLE) -> TrainedSystem:
+    """Fit ``system`` on every lexelt of ``corpus`` that has annotated instances, for the task
+    named ``task`` of kind ``kind``.
 
     ``params`` override the system's registered constructor parameters.
     """
-    groups = systems.SYSTEMS[system][0].feature_groups
+    groups = systems.get(system).feature_groups
     jobs_input = []
     for lexelt in corpus.sample.lexelts:
         annotated = [instance for instance in lexelt.instances if instance.answers]
@@ -88,7 +94,7 @@ def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
         models[item] = model
         bar.update()
     bar.close()
-    return TrainedSystem(task, system, models)
+    return TrainedSystem(task, system, models, featurizer=corpus.featurizer, kind=kind)
 
 
 @contextlib.contextmanager
@@ -110,16 +116,40 @@ def _workers_deaf_to_interrupts(jobs: int):
         signal.signal(signal.SIGINT, previous)
 
 
-def tag(trained: TrainedSystem, corpus: FeaturizedCorpus):
+def predict(model, rows: list[list[str]]) -> list[dict[str, float]]:
+    """``{sense: weight}`` for each row."""
+    classes = model.classes_.tolist()
+    return [dict(zip(classes, weights.tolist())) for weights in model.predict_proba(rows)]
+
+
+def tag(trained: TrainedSystem, corpus: FeaturizedCorpus) -> Iterator[tuple[str, str, dict]]:
     """``(lexelt, instance id, {sense: weight})`` for every instance of a lexelt the system knows."""
-    estimator = systems.SYSTEMS[trained.estimator_name][0]
+    groups = systems.get(trained.system).feature_groups
     for lexelt in corpus.sample.lexelts:
         model = trained.models.get(lexelt.item)
         if model is None or not lexelt.instances:
             continue
-        proba = model.predict_proba(corpus.rows(lexelt.instances, estimator.feature_groups))
-        for instance, row in zip(lexelt.instances, proba):
-            yield lexelt.item, instance.id, dict(zip(model.classes_.tolist(), row.tolist()))
+        for instance, weights in zip(lexelt.instances,
+                                     predict(model, corpus.rows(lexelt.instances, groups))):
+            yield lexelt.item, instance.id, weights
+
+
+def decide(candidates: Sequence[str], weights: dict[str, float] | None,
+           back_off: BackOff) -> tuple[list[tuple[str, float]], int]:
+    """The distribution over ``candidates`` (best first, summing to 1) from a system's weights
+    (None: the system knows nothing of the target), and the 1-based WordNet rank of the best.
+
+    Only candidates keep weight; with none left, ``back_off`` gives the distribution. Ties go to
+    the sense WordNet lists first.
+    """
+    kept = {key: weights.get(key, 0.0) for key in candidates} if weights else {}
+    total = sum(kept.values())
+    if total > 0:
+        distribution = {key: weight / total for key, weight in kept.items()}
+    else:
+        distribution = {key: 0.0 for key in candidates} | back_off(candidates)
+    ordered = sorted(candidates, key=lambda key: -distribution[key])
+    return [(key, distribution[key]) for key in ordered], rank(ordered[0], candidates)
 
 
 def uses_wordnet_keys(sample: LexicalSample) -> bool:

@@ -1,0 +1,140 @@
+"""The task catalogue: one entry per task, and every command looks tasks up here.
+
+A task holds its corpora (a registered dataset, or files given by path), its kind (a lexical
+sample, or all-words on WordNet's inventory), its candidate rule, its context rule, its default
+systems and the system parameters its own cross-validation chose. Adding a task is one
+``register`` call (see ARCHITECTURE.md).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from wsd_classic import systems
+from wsd_classic.corpora import registry
+from wsd_classic.errors import WsdError
+from wsd_classic.features.featurizer import ContextRule
+
+LEXICAL_SAMPLE, ALL_WORDS = "lexical-sample", "all-words"
+# Candidate rules: the senses a lexelt's training data shows (with SENSEVAL's phrasal-verb
+# filter), or the WordNet 3.0 senses of the target's lemma for its part of speech.
+TRAINING_SENSES, WORDNET_SENSES = "training senses", "WordNet senses"
+
+
+@dataclass(frozen=True)
+class LexicalSampleFiles:
+    """File names inside the task's dataset directory, or paths (``directory`` None)."""
+
+    train: str | os.PathLike
+    test: str | os.PathLike | None = None
+    key: str | os.PathLike | None = None
+    sensemap: str | os.PathLike | None = None
+    training_key: str | os.PathLike | None = None
+
+
+@dataclass(frozen=True)
+class Task:
+    """``dataset``: the ``corpora.registry`` name holding the corpora (None: ``directory``, or
+    paths in ``files``); ``split``: train:test parts drawn from ``files.train`` (seed ``seed``)
+    when there is no test set; ``params``: per-system parameters over the registered ones;
+    ``wordnet_examples``: systems that also train on WordNet's example sentences;
+    ``published``: whether tables set the published rows of this task beside ours."""
+
+    name: str
+    kind: str
+    systems: tuple[str, ...]
+    context: ContextRule = ContextRule()
+    dataset: str | None = None
+    directory: Path | None = None
+    files: LexicalSampleFiles | None = None
+    params: dict[str, dict] = field(default_factory=dict)
+    wordnet_examples: frozenset[str] = frozenset()
+    split: tuple[int, int] | None = None
+    seed: int = 0
+    published: bool = False
+
+    @property
+    def candidates(self) -> str:
+        return WORDNET_SENSES if self.kind == ALL_WORDS else TRAINING_SENSES
+
+    def system_params(self, name: str) -> dict:
+        return {**systems.get(name).params, **self.params.get(name, {})}
+
+    def check_systems(self, names) -> list[str]:
+        return systems.check_systems(names, self.systems)
+
+    def root(self, data_dir: str | os.PathLike | None = None) -> Path:
+        """The directory of the task's corpora, checked against the registry when registered."""
+        if self.dataset is not None:
+            return registry.locate(self.dataset, data_dir)
+        return Path(self.directory) if self.directory is not None else Path()
+
+    def path(self, which: str, data_dir: str | os.PathLike | None = None) -> Path | None:
+        """The path of ``files.<which>`` (None when the task has no such file)."""
+        name = getattr(self.files, which)
+        return None if name is None else self.root(data_dir) / name
+
+
+TASKS: dict[str, Task] = {}
+
+
+def register(task: Task) -> Task:
+    systems.check_systems(task.systems)
+    TASKS[task.name] = task
+    return task
+
+
+def get(name: str) -> Task:
+    if name not in TASKS:
+        raise WsdError(f"unknown task {name!r}; known: {', '.join(TASKS)}")
+    return TASKS[name]
+
+
+def of_kind(kind: str) -> list[str]:
+    return [name for name, task in TASKS.items() if task.kind == kind]
+
+
+LEXICAL_SAMPLE_SYSTEMS = ("commonest", "lesk", "lesk-corpus", "dlist", "svm")
+
+SENSEVAL2_LS = register(Task(
+    "senseval2-ls", LEXICAL_SAMPLE, LEXICAL_SAMPLE_SYSTEMS, dataset="senseval2-ls",
+    files=LexicalSampleFiles("eng-lex-sample.training.xml", "eng-lex-samp.evaluation.xml",
+                             "eng-lex-samp.evaluation.key", "eng-lex-sample.training.senses",
+                             "eng-lex-sample.training.key"),
+    published=True))
+
+# The context rule and svm's parameters were chosen on held-out SemCor files, ties broken on the
+# development set semeval2007 (bench/semcor.py; README "How the hyperparameters were chosen"):
+# the target's sentence alone (--tune-context); lexelts with fewer than 10 training instances
+# answer their SemCor distribution (--tune-svm min_instances); C = 10 (--tune-svm C); svm also
+# learns from WordNet's examples (--tune-examples: 74.31 % against 74.09 held-out), dlist not
+# (72.45 against 72.40, a tie, and development F1 60.7 against 61.5).
+SEMCOR = register(Task(
+    "semcor", ALL_WORDS, ("mfs", "wn1", "svm", "dlist"), ContextRule(sentences=0),
+    dataset="semcor-3.0", params={"svm": {"C": 10.0, "min_instances": 10}},
+    wordnet_examples=frozenset({"svm"})))
+
+
+def lexical_sample_files(train: Path, test: Path | None = None, key: Path | None = None,
+                         sensemap: Path | None = None, split: tuple[int, int] | None = None,
+                         seed: int = 0) -> Task:
+    """The ad-hoc lexical-sample task of ``bin/train --train X.xml [--test ... | --split ...]``,
+    named after the training file."""
+    name = Path(train).name.removesuffix(".xml").replace(".", "-")
+    return Task(name, LEXICAL_SAMPLE, LEXICAL_SAMPLE_SYSTEMS,
+                files=LexicalSampleFiles(train, test, key, sensemap), split=split, seed=seed)
+
+
+def parse_split(ratio: str) -> tuple[int, int]:
+    try:
+        parts = tuple(int(part) for part in ratio.split(":"))
+    except ValueError:
+        parts = ()
+    if len(parts) != 2 or min(parts) < 1:
+        raise WsdError(f"--split {ratio!r}: expected TRAIN:TEST parts such as 2:1")
+    return parts
+
+
+def with_split(task: Task, ratio: tuple[int, int], seed: int) -> Task:
+    return replace(task, split=ratio, seed=seed)
