@@ -53,7 +53,7 @@ def test_a_registered_task_trains_tags_and_scores(small_task, tmp_path, capsys, 
 def test_unknown_tasks_and_systems_outside_a_task_are_refused(small_task):
     with pytest.raises(WsdError, match="unknown task 'nope'; known: senseval2-ls, semcor"):
         catalogue.get("nope")
-    with pytest.raises(WsdError, match="unknown system lesk; known: commonest, dlist, svm"):
+    with pytest.raises(WsdError, match="unknown system lesk for task small-ls; known: commonest, dlist, svm"):
         small_task.check_systems(["lesk"])
 
 

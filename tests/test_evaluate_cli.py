@@ -89,7 +89,7 @@ def test_dataset_without_gold_key_is_an_error(tmp_path, models_root, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--datasets", "senseval2-ls"], "not an all-words dataset"),
     (["--datasets", "nonesuch"], "not an all-words dataset"),
-    (["--systems", "lesk"], "unknown all-words system lesk"),
+    (["--systems", "lesk"], "unknown system lesk for task semcor; known: mfs, wn1, svm, dlist"),
     (["--systems", "dlist"], "no semcor/dlist model"),
 ])
 def test_bad_requests_are_one_line_errors(argv, message, models_root, tmp_path, capsys):
@@ -195,6 +195,6 @@ def test_train_dispatches_the_semcor_task(tmp_path, capsys):
     err = capsys.readouterr().err
     assert status == 2 and "semcor-3.0" in err and "SHA-256" in err
     assert train.main(["--task", "semcor", "--systems", "svm,lesk"]) == 2
-    assert "unknown all-words system lesk" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        train.main(["--task", "semcor", "--learning-curve"])
+    assert "unknown system lesk for task semcor; known: mfs, wn1, svm, dlist" in capsys.readouterr().err
+    assert train.main(["--task", "semcor", "--learning-curve"]) == 2
+    assert "--learning-curve is for lexical samples, not --task semcor" in capsys.readouterr().err

@@ -479,7 +479,11 @@ def test_token_soup_parses_or_gives_a_wsd_error(name, workdir):
 
 
 def _valid(strategy):
-    return settings(max_examples=EXAMPLES["valid"], **FUZZ_SETTINGS)(given(case=strategy))
+    """Hypothesis's settings go on the test ``given`` made, or they are not its settings (its
+    default deadline then fails a slow example on a loaded machine)."""
+    def decorate(test):
+        return settings(max_examples=EXAMPLES["valid"], **FUZZ_SETTINGS)(given(case=strategy)(test))
+    return decorate
 
 
 @_valid(valid_lexical_sample())

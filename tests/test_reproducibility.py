@@ -16,7 +16,8 @@ import subprocess
 import pytest
 from conftest import FIXTURES, REPO
 
-from wsd_classic import modelstore, systems
+from wsd_classic import modelstore
+from wsd_classic.tasks.catalogue import LEXICAL_SAMPLE_SYSTEMS as SYSTEMS
 
 TASK = "train_small"
 
@@ -24,7 +25,7 @@ TASK = "train_small"
 def train(root, jobs: int, hash_seed: str):
     command = [REPO / "bin" / "train", "--train", FIXTURES / "train_small.xml",
                "--test", FIXTURES / "test_small.xml", "--key", FIXTURES / "test_small.key",
-               "--systems", ",".join(systems.SYSTEMS), "--jobs", str(jobs),
+               "--systems", ",".join(SYSTEMS), "--jobs", str(jobs),
                "--models-dir", root / "models", "--out-dir", root / "results"]
     environment = {**os.environ, "WSD_CLASSIC_CACHE": str(root / "cache"),
                    "PYTHONHASHSEED": hash_seed}
@@ -43,7 +44,7 @@ def two_runs(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", ["scores.json"] + [
-    f"{system}{suffix}" for system in systems.SYSTEMS for suffix in (".ans", ".top.ans")])
+    f"{system}{suffix}" for system in SYSTEMS for suffix in (".ans", ".top.ans")])
 def test_answers_and_scores_are_byte_identical(two_runs, name):
     first, second = (root / "results" / TASK / name for root in two_runs)
     assert first.read_bytes() == second.read_bytes()
@@ -55,7 +56,7 @@ def test_the_runs_did_differ_in_jobs(two_runs):
     assert jobs == [1, 2]
 
 
-@pytest.mark.parametrize("system", sorted(systems.SYSTEMS))
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
 def test_models_are_identical_but_for_their_creation_time(two_runs, system):
     first, second = (modelstore.read_header(modelstore.model_path(root / "models", TASK, system))[0]
                      for root in two_runs)

@@ -215,7 +215,7 @@ def test_unknown_system_task_or_file(tag_result, args, fragments):
 @pytest.mark.parametrize("args, message", [
     (("--format", "key"), "--format key is for --raganato only"),
     (("--senseval", "x.xml", "--format", "jsonl"), "--senseval writes answer lines"),
-    (("--raganato", "x.xml", "--task", "senseval2-ls"), "--raganato tags with the semcor"),
+    (("--raganato", "x.xml", "--task", "senseval2-ls"), "--raganato tags with an all-words task's models"),
     (("--senseval", "x.xml", "--explain"), "--explain applies to plain text input"),
 ])
 def test_option_combinations_that_make_no_sense(tag, args, message, capsys):

@@ -59,13 +59,15 @@ SYSTEMS: dict[str, System] = {system.name: system for system in (
 )}
 
 
-def check_systems(names: Iterable[str], known: Iterable[str] | None = None) -> list[str]:
-    """``names`` if each is a registered system (and one of ``known`` when given)."""
+def check_systems(names: Iterable[str], known: Iterable[str] | None = None,
+                  task: str | None = None) -> list[str]:
+    """``names`` if each is a registered system (and one of ``known``, task ``task``'s)."""
     names = list(names)
     known = list(SYSTEMS if known is None else known)
     unknown = [name for name in names if name not in known]
     if unknown:
-        raise WsdError(f"unknown system {', '.join(unknown)}; known: {', '.join(known)}")
+        where = f" for task {task}" if task else ""
+        raise WsdError(f"unknown system {', '.join(unknown)}{where}; known: {', '.join(known)}")
     return names
 
 

@@ -62,7 +62,7 @@ class Task:
         return {**systems.get(name).params, **self.params.get(name, {})}
 
     def check_systems(self, names) -> list[str]:
-        return systems.check_systems(names, self.systems)
+        return systems.check_systems(names, self.systems, self.name)
 
     def root(self, data_dir: str | os.PathLike | None = None) -> Path:
         """The directory of the task's corpora, checked against the registry when registered."""
