@@ -44,7 +44,7 @@ from test_limits import measured  # noqa: E402
 
 from wsd_classic import modelstore, settings  # noqa: E402
 from wsd_classic.tasks import catalogue  # noqa: E402
-from wsd_classic.tasks.lexical_sample_run import write_json_atomically  # noqa: E402
+from wsd_classic.atomic import write_json_atomically  # noqa: E402
 
 RESULTS = REPO / "bench" / "results" / "reliability.json"
 STAGES = ("kill", "reproducibility", "fuzz", "tag")

@@ -8,7 +8,8 @@ import pytest
 from conftest import assert_error_at
 
 from wsd_classic import settings
-from wsd_classic.corpora.keys import KeyEntry, read_key, write_atomically, write_key
+from wsd_classic.atomic import write_atomically
+from wsd_classic.corpora.keys import KeyEntry, read_key, write_key
 from wsd_classic.errors import WsdError
 
 SHARED_DATA = Path(os.environ.get(settings.DATA_ENV) or "/work/shared/data")

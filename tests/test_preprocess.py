@@ -67,7 +67,7 @@ def test_damaged_cache_entry_is_recomputed(tmp_path):
     (entry,) = (tmp_path / "preprocess").glob("*.jsonl.gz")
     entry.write_bytes(gzip.compress(b"not json\n"))
     assert processed(items, cache_root=tmp_path) == first
-    assert not list((tmp_path / "preprocess").glob("*.partial"))
+    assert not list((tmp_path / "preprocess").glob(".*.tmp"))
 
 
 class _WorkersThatLeave:

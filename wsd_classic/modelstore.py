@@ -13,9 +13,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 import platform
-import tempfile
 import time
 import zipfile
 import zlib
@@ -26,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from wsd_classic import __version__
+from wsd_classic.atomic import write_atomically
 from wsd_classic.errors import WsdError
 from wsd_classic import systems
 from wsd_classic.features.featurizer import Featurizer
@@ -110,27 +109,10 @@ def save(trained: TrainedSystem, models_root: Path, task_dir: Path | None = None
     path = (model_path(models_root, trained.task, trained.system) if task_dir is None
             else Path(task_dir) / trained.system / FILENAME)
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".model-", suffix=".partial")
-    try:
-        # mkstemp makes the file owner-only; a model should be as readable as any file written.
-        os.chmod(handle, 0o666 & ~_umask())
-        archive = io.BytesIO()
-        np.savez_compressed(archive, **arrays)
-        with os.fdopen(handle, "wb") as out:
-            out.write(_sealed(archive.getvalue()))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    archive = io.BytesIO()
+    np.savez_compressed(archive, **arrays)
+    write_atomically(path, [_sealed(archive.getvalue())])
     return path
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _sealed(archive: bytes) -> bytes:

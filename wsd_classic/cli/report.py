@@ -15,7 +15,7 @@ from pathlib import Path
 
 from wsd_classic import settings
 from wsd_classic.cli import entry_point
-from wsd_classic.corpora.keys import write_atomically
+from wsd_classic.atomic import write_atomically
 from wsd_classic.errors import WsdError
 from wsd_classic.tasks import catalogue
 from wsd_classic.tasks.timing import StageTimer

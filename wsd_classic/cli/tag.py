@@ -16,7 +16,7 @@ from pathlib import Path
 
 from wsd_classic import settings, systems
 from wsd_classic.cli import entry_point
-from wsd_classic.corpora.keys import write_lines_atomically
+from wsd_classic.atomic import write_lines_atomically
 from wsd_classic.tasks import catalogue, tagging
 from wsd_classic.tasks.timing import StageTimer
 

@@ -14,11 +14,11 @@ half-written one under its final name (``write_atomically``, which ``bin/report`
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from wsd_classic.atomic import write_lines_atomically
 from wsd_classic.errors import WsdError
 
 COMMENT = "!!"
@@ -114,32 +114,3 @@ def check_field(value: str) -> None:
         raise ValueError(f"{value!r} cannot be written as one field (empty, whitespace or '!!')")
 
 
-def write_lines_atomically(path: str | os.PathLike, lines: Iterable[str]) -> None:
-    """Write ``lines`` as UTF-8 text, each ended by a newline, with ``write_atomically``."""
-    write_atomically(path, ((line + "\n").encode("utf-8") for line in lines))
-
-
-def write_atomically(path: str | os.PathLike, chunks: Iterable[bytes]) -> None:
-    """Write ``chunks`` one after another through a temporary file in the same directory.
-
-    ``os.replace`` within one directory is atomic, so readers see either the old file or the
-    complete new one (the data is synced to disk before the rename, so this holds across a
-    crash too); the temporary file is removed if anything fails on the way, including the
-    production of ``chunks``. It is created with ``open(..., "x")`` rather than
-    ``tempfile.mkstemp`` so that the final file gets the usual umask-based permissions, not
-    mkstemp's owner-only ones.
-    """
-    target = Path(path)
-    temporary = target.with_name(f".{target.name}.{secrets.token_hex(8)}.tmp")
-    try:
-        with open(temporary, "xb") as stream:
-            for chunk in chunks:
-                stream.write(chunk)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, target)
-    except BaseException as error:
-        temporary.unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise WsdError(f"cannot write the file: {error.strerror or error}", path) from None
-        raise

@@ -12,7 +12,8 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from wsd_classic.corpora.keys import check_field, read_records, write_lines_atomically
+from wsd_classic.atomic import write_lines_atomically
+from wsd_classic.corpora.keys import check_field, read_records
 from wsd_classic.corpora.lexsample import ExpatReader
 from wsd_classic.errors import WsdError
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from wsd_classic import settings
+from wsd_classic.atomic import atomic_file
 from wsd_classic.corpora.model import Instance
 from wsd_classic.preprocess import pipeline
 from wsd_classic.preprocess.document import ProcessedInstance
@@ -57,14 +56,7 @@ def cached(key: str, count: int, compute: Callable[[], Iterable[ProcessedInstanc
             pass  # a damaged cache entry is recomputed and overwritten
     result = list(compute())
     directory.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=directory, suffix=".partial")
-    try:
-        with os.fdopen(handle, "wb") as raw, \
-                gzip.open(raw, "wt", encoding="utf-8", compresslevel=3) as out:
-            for item in result:
-                out.write(json.dumps(item.to_json(), ensure_ascii=False) + "\n")
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with atomic_file(path) as raw, gzip.open(raw, "wt", encoding="utf-8", compresslevel=3) as out:
+        for item in result:
+            out.write(json.dumps(item.to_json(), ensure_ascii=False) + "\n")
     return result

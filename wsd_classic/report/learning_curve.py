@@ -15,7 +15,7 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from wsd_classic.corpora.keys import write_lines_atomically
+from wsd_classic.atomic import write_lines_atomically
 from wsd_classic.errors import WsdError
 
 FILENAME = "learning_curve.json"

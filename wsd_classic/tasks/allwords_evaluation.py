@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from wsd_classic.atomic import write_json_atomically
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.raganato import read_raganato_key, write_raganato_key
 from wsd_classic.errors import WsdError
@@ -23,7 +24,6 @@ from wsd_classic.tasks import catalogue, staging
 from wsd_classic.tasks.allwords import AllWordsTagger
 from wsd_classic.tasks.allwords_corpus import read_raganato_corpus
 from wsd_classic.tasks.catalogue import Task
-from wsd_classic.tasks.lexical_sample_run import write_json_atomically
 from wsd_classic.tasks.staging import previous_scores
 
 DATA_SUFFIX = ".data.xml"

@@ -1,7 +1,6 @@
 """The ``bin/train`` job for a lexical sample: read, preprocess, train, save, tag, write, score."""
 from __future__ import annotations
 
-import json
 import random
 from collections import defaultdict
 from dataclasses import dataclass, replace
@@ -10,7 +9,8 @@ from pathlib import Path
 from wsd_classic import modelstore, systems
 from wsd_classic.answers.senseval import write_answers
 from wsd_classic.corpora import registry
-from wsd_classic.corpora.keys import KeyEntry, read_key, write_atomically, write_key
+from wsd_classic.atomic import write_json_atomically
+from wsd_classic.corpora.keys import KeyEntry, read_key, write_key
 from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.corpora.model import Lexelt, LexicalSample
 from wsd_classic.report import table
@@ -166,7 +166,3 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
     lines.append(f"answers and scores.json in {out_dir}/, models in {models_dir}/")
     lines.append(timer.summary())
     return "\n".join(lines)
-
-
-def write_json_atomically(path: Path, value) -> None:
-    write_atomically(path, [(json.dumps(value, indent=2, sort_keys=True) + "\n").encode()])
