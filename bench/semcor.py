@@ -50,7 +50,7 @@ from wsd_classic.scoring.raganato import score_raganato  # noqa: E402
 from wsd_classic.systems.first_sense import database_first_sense, first_sense  # noqa: E402
 from wsd_classic.features.featurizer import ContextRule, Featurizer  # noqa: E402
 from wsd_classic.tasks import allwords, catalogue  # noqa: E402
-from wsd_classic.tasks.allwords_corpus import AllWordsCorpus, read_raganato_corpus  # noqa: E402
+from wsd_classic.corpora.allwords import AllWordsCorpus, read_raganato_corpus  # noqa: E402
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets  # noqa: E402
 from wsd_classic.tasks.engine import FeaturizedCorpus  # noqa: E402
 

@@ -14,9 +14,9 @@ from wsd_classic import modelstore, wordnet
 from wsd_classic.errors import WsdError
 from wsd_classic.systems.first_sense import first_sense, wordnet_senses
 from wsd_classic.tasks import allwords, catalogue
-from wsd_classic.tasks.allwords_corpus import read_raganato_corpus, read_semcor_corpus
-from wsd_classic.tasks.allwords_examples import WORD, read_wordnet_examples
-from wsd_classic.tasks.allwords_preprocess import analyse, contexts, word_parts
+from wsd_classic.corpora.allwords import read_raganato_corpus, read_semcor_corpus
+from wsd_classic.corpora.wordnet_examples import WORD, read_wordnet_examples
+from wsd_classic.preprocess.sentences import analyse, contexts, word_parts
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
 

@@ -16,7 +16,7 @@ import pytest
 from wsd_classic.errors import WsdError
 from wsd_classic.systems.first_sense import wordnet_senses
 from wsd_classic.tasks import allwords
-from wsd_classic.tasks.allwords_corpus import read_raganato_corpus
+from wsd_classic.corpora.allwords import read_raganato_corpus
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
 

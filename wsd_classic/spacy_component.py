@@ -41,7 +41,7 @@ from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.preprocess.pipeline import to_processed
 from wsd_classic.systems.first_sense import wordnet_senses
 from wsd_classic.tasks import catalogue, engine
-from wsd_classic.tasks.allwords_corpus import UNIVERSAL_POS, wordnet_lemma
+from wsd_classic.corpora.allwords import UNIVERSAL_POS, wordnet_lemma
 
 PARTICLE_DEPENDENCY = "prt"
 COARSE_POS = {"n": ("NOUN",), "v": ("VERB",), "a": ("ADJ",), "r": ("ADV",),

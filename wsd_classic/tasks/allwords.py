@@ -5,7 +5,7 @@ sense-tagged words become a ``LexicalSample`` with one lexelt per lemma and part
 contexts are featurized by the same featurizer, and ``tasks.engine.train`` fits the same
 estimators on every lexelt: ``svm``, ``dlist``, and ``mfs``, which is the ``commonest``
 estimator (the lexelt's SemCor sense distribution); ``svm`` also learns from WordNet's example
-sentences of the lexelt's senses (``tasks.allwords_examples``). A lexelt SemCor tags with one
+sentences of the lexelt's senses (``corpora.wordnet_examples``). A lexelt SemCor tags with one
 sense only has nothing to learn from features, so its estimator is fitted on empty feature lists
 and answers that sense. ``wn1`` needs no training: WordNet's first sense.
 
@@ -40,10 +40,11 @@ from wsd_classic.features.featurizer import Featurizer
 from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.systems import BackOff
 from wsd_classic.systems.first_sense import wordnet_senses
-from wsd_classic.tasks import allwords_preprocess, catalogue, engine, staging
-from wsd_classic.tasks.allwords_corpus import (
+from wsd_classic.preprocess import sentences
+from wsd_classic.tasks import catalogue, engine, staging
+from wsd_classic.corpora.allwords import (
     AllWordsCorpus, Target, read_raganato_corpus, read_semcor_corpus)
-from wsd_classic.tasks.allwords_examples import read_wordnet_examples
+from wsd_classic.corpora.wordnet_examples import read_wordnet_examples
 from wsd_classic.tasks.catalogue import Task
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.timing import StageTimer
@@ -101,10 +102,10 @@ def featurize(corpus: AllWordsCorpus, sample: LexicalSample, featurizer: Featuri
     count = sum(map(selected, corpus.targets))
     if not count:
         return FeaturizedCorpus(sample, table, featurizer)
-    analyses = allwords_preprocess.analyse(corpus, jobs, progress, description)
+    analyses = sentences.analyse(corpus, jobs, progress, description)
     if progress is None:
         progress = sys.stderr.isatty()
-    docs = allwords_preprocess.contexts(corpus, analyses, featurizer.context.sentences or 0,
+    docs = sentences.contexts(corpus, analyses, featurizer.context.sentences or 0,
                                         selected)
     for doc in tqdm(docs, total=count, desc="features", unit="target", disable=not progress,
                     file=sys.stderr):

@@ -22,7 +22,7 @@ from wsd_classic.errors import WsdError
 from wsd_classic.scoring.raganato import score_raganato
 from wsd_classic.tasks import catalogue, staging
 from wsd_classic.tasks.allwords import AllWordsTagger
-from wsd_classic.tasks.allwords_corpus import read_raganato_corpus
+from wsd_classic.corpora.allwords import read_raganato_corpus
 from wsd_classic.tasks.catalogue import Task
 from wsd_classic.tasks.staging import previous_scores
 

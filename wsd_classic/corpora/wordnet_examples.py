@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from wsd_classic import wordnet
 from wsd_classic.systems.first_sense import wordnet_senses
-from wsd_classic.tasks.allwords_corpus import AllWordsCorpus, Sentence, Target
+from wsd_classic.corpora.allwords import AllWordsCorpus, Sentence, Target
 
 SOURCE = "WordNet 3.0 examples"
 DOCUMENT = "wordnet-examples"

@@ -25,7 +25,7 @@ from tqdm import tqdm
 from wsd_classic.corpora.model import Instance
 from wsd_classic.preprocess import cache, pipeline
 from wsd_classic.preprocess.document import ProcessedInstance
-from wsd_classic.tasks.allwords_corpus import AllWordsCorpus, Sentence, Target
+from wsd_classic.corpora.allwords import AllWordsCorpus, Sentence, Target
 
 # Bump when the analysis of a sentence changes (what ``_analyse`` records), so stale caches go.
 ANALYSIS_VERSION = 1
