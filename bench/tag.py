@@ -2,7 +2,8 @@
 """Benchmark of ``bin/tag`` on plain text: the SENSEVAL-2 lexical-sample test contexts, one
 paragraph each, beside spaCy's own throughput on the same text. Writes bench/results/tag.json.
 
-    python bench/tag.py [--models-dir models] [--system svm] [--format jsonl] [--rounds 3]
+    python bench/tag.py [--task senseval2-ls|semcor] [--models-dir models] [--system svm]
+                        [--format jsonl] [--rounds 3]
 
 In one process, alternating ``--rounds`` times, it runs (a) spaCy alone (the pipeline bin/tag
 loads) over the blocks bin/tag reads, and (b) what bin/tag runs after its start-up: the same
@@ -73,12 +74,17 @@ def tag_to_null(nlp, path: Path, output_format: str) -> tagging.TagCounts:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data-dir", type=Path)
+    parser.add_argument("--task", default=TASK, choices=list(catalogue.TASKS),
+                        help="whose models tag the text (semcor: every content word a target)")
     parser.add_argument("--models-dir", type=Path, default=Path("models"))
     parser.add_argument("--system", default="svm")
     parser.add_argument("--format", default="jsonl", choices=tagging.TEXT_FORMATS)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "tag.json")
+    parser.add_argument("--out", type=Path,
+                        help="default bench/results/tag.json (tag-TASK.json for another task)")
     args = parser.parse_args()
+    suffix = "" if args.task == TASK else f"-{args.task}"
+    args.out = args.out or REPO / "bench" / "results" / f"tag{suffix}.json"
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as scratch:
         text = Path(scratch) / "senseval2-test-contexts.txt"
@@ -86,7 +92,7 @@ def main() -> int:
         startup = {}
         startup["spacy_s"], _, plain = timed(load_spacy.__wrapped__)
         startup["spacy_and_model_s"], _, full = timed(
-            lambda: tagging.tagging_pipeline(TASK, args.system, args.models_dir))
+            lambda: tagging.tagging_pipeline(args.task, args.system, args.models_dir))
         startup["wordnet_s"], _, _ = timed(wordnet.wordnet)
         rounds = []
         for number in range(args.rounds):
@@ -97,7 +103,7 @@ def main() -> int:
             print(f"round {number + 1}: spaCy {spacy_wall:.1f}s wall / {spacy_cpu:.1f}s CPU, "
                   f"bin/tag {tag_wall:.1f}s wall / {tag_cpu:.1f}s CPU", file=sys.stderr)
         end_to_end_wall, _, run = timed(lambda: subprocess.run(
-            [str(REPO / "bin" / "tag"), "--task", TASK, "--system", args.system, "--models-dir",
+            [str(REPO / "bin" / "tag"), "--task", args.task, "--system", args.system, "--models-dir",
              str(args.models_dir), "--format", args.format, "-q", str(text)],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
         if run.returncode != 0:
@@ -115,7 +121,7 @@ def main() -> int:
         "text": {"source": "SENSEVAL-2 lexical-sample test contexts", "paragraphs": paragraphs,
                  "bytes": text_bytes, "spacy_tokens": tokens, "targets": counts.targets,
                  "tokens_tagged": counts.tokens},
-        "system": args.system, "format": args.format, "rounds": rounds,
+        "task": args.task, "system": args.system, "format": args.format, "rounds": rounds,
         "spacy_tokens_per_s": {"cpu": tokens / spacy_cpu, "wall": tokens / spacy_wall},
         "tag_tokens_per_s": {"cpu": tokens / tag_cpu, "wall": tokens / tag_wall},
         "tag_targets_per_s": {"cpu": counts.targets / tag_cpu, "wall": counts.targets / tag_wall},

@@ -165,5 +165,5 @@ def test_explaining_a_system_without_evidence_is_refused(tiny_models):
 
 def test_a_missing_model_is_refused_when_the_pipe_is_added(tiny_models, tmp_path):
     nlp = load_spacy.__wrapped__()
-    with pytest.raises(WsdError, match="no senseval2-ls/svm model"):
+    with pytest.raises(WsdError, match="no semcor/svm model"):
         nlp.add_pipe("wsd_classic", config={"models_dir": str(tmp_path)})
