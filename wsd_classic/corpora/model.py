@@ -54,6 +54,9 @@ class LexicalSample:
 
     lexelts: list[Lexelt]
     source: str | None = None
+    # kind ("lexelt", "instance", "sense") -> safe id -> the corpus's own spelling, for the ids
+    # the reader had to replace (``corpora.ids``)
+    renamed_ids: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def instances(self):
         for lexelt in self.lexelts:

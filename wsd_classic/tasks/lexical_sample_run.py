@@ -10,8 +10,9 @@ from pathlib import Path
 from wsd_classic import modelstore, systems
 from wsd_classic.answers.senseval import write_answers
 from wsd_classic.corpora import registry
+from wsd_classic.corpora.ids import ID_MAP_NAME, write_id_map
 from wsd_classic.corpora.keys import KeyEntry, read_key, write_atomically, write_key
-from wsd_classic.corpora.lexsample import read_lexical_sample
+from wsd_classic.corpora.lexsample import check_annotated, check_split, read_lexical_sample
 from wsd_classic.corpora.model import Lexelt, LexicalSample
 from wsd_classic.errors import WsdError
 from wsd_classic.report import table
@@ -32,6 +33,7 @@ class TaskRun:
     split: tuple[int, int] | None = None
     seed: int = 0
     published: bool = False
+    train_key_path: Path | None = None  # the training file's answers, when not in its XML
 
 
 def registered_task(name: str, data_dir=None) -> TaskRun:
@@ -44,18 +46,21 @@ def registered_task(name: str, data_dir=None) -> TaskRun:
                    directory / "eng-lex-sample.training.senses", published=True)
 
 
-def file_task(train: Path, test: Path, key: Path, sensemap: Path | None) -> TaskRun:
-    return TaskRun(_task_name(train), train, test, key, sensemap)
+def file_task(train: Path, test: Path, key: Path, sensemap: Path | None,
+              train_key: Path | None = None) -> TaskRun:
+    return TaskRun(_task_name(train), train, test, key, sensemap, train_key_path=train_key)
 
 
-def split_task(train: Path, ratio: str, seed: int, sensemap: Path | None) -> TaskRun:
+def split_task(train: Path, ratio: str, seed: int, sensemap: Path | None,
+               train_key: Path | None = None) -> TaskRun:
     try:
         parts = tuple(int(part) for part in ratio.split(":"))
     except ValueError:
         parts = ()
     if len(parts) != 2 or min(parts) < 1:
         raise WsdError(f"--split {ratio!r}: expected TRAIN:TEST parts such as 2:1")
-    return TaskRun(_task_name(train), train, sensemap_path=sensemap, split=parts, seed=seed)
+    return TaskRun(_task_name(train), train, sensemap_path=sensemap, split=parts, seed=seed,
+                   train_key_path=train_key)
 
 
 def _task_name(path: Path) -> str:
@@ -99,10 +104,13 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
     timer = StageTimer()
     notes = []
     with timer.stage("read"):
-        train_sample = read_lexical_sample(run.train_path)
+        train_sample = read_lexical_sample(run.train_path, run.train_key_path)
+        check_annotated(train_sample)
+        id_maps = [train_sample.renamed_ids]
         split_key = None
         if run.split is not None:
             train_sample, test_sample = stratified_split(train_sample, run.split, run.seed)
+            check_split(train_sample, test_sample)
             split_key = [KeyEntry(lexelt.item, instance.id, instance.answers)
                          for lexelt in test_sample.lexelts for instance in lexelt.instances]
             test_sample = LexicalSample(
@@ -112,6 +120,7 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
                          f"{len(train_sample)} training, {len(test_sample)} test instances")
         else:
             test_sample = read_lexical_sample(run.test_path)
+            id_maps.append(test_sample.renamed_ids)
             read_key(run.key_path)
     if not lexical_sample.uses_wordnet_keys(train_sample):
         skipped = [name for name in chosen if name in systems.NEEDS_WORDNET_KEYS]
@@ -125,6 +134,10 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
     with staging.exclusive(models_root, run.name), staging.exclusive(results_root, run.name), \
             staging.staged_directory(models_dir) as model_stage, \
             staging.staged_directory(out_dir) as out_stage:
+        write_id_map(out_stage / ID_MAP_NAME, id_maps)
+        if any(id_map.values() for id_map in id_maps):
+            notes.append(f"ids the answer files cannot hold were replaced; {out_dir / ID_MAP_NAME} "
+                         "maps them back")
         if split_key is not None:
             write_key(out_stage / "test.key", split_key)
             notes.append(f"the split's test key is {out_dir / 'test.key'}")
