@@ -78,5 +78,4 @@ def test_ctrl_c_wrapped_in_a_library_error_is_reported_as_an_interrupt(capsys):
     def failing(argv=None):
         raise ValueError("a real bug")
 
-    with pytest.raises(ValueError):
-        failing([])
+    assert failing([]) == 70  # a bug, not an interrupt (tests/test_internal_errors.py)
