@@ -131,8 +131,12 @@ def test_training_needs_answers_and_a_split_two_non_empty_sides():
     with pytest.raises(WsdError, match="--train-key"):
         check_annotated(test_file)
     sample = _read("senseval3.xml")
-    with pytest.raises(WsdError, match="no test instance: the file has 6 annotated"):
+    with pytest.raises(WsdError, match="no test instance of a lexelt with training instances: "
+                                       "the file has 6 annotated"):
         check_split(sample, LexicalSample([Lexelt("sift.v")], sample.source))
+    untrained = LexicalSample([Lexelt("other.v", list(sample.instances()))], sample.source)
+    with pytest.raises(WsdError, match="no test instance"):
+        check_split(sample, untrained)
     with pytest.raises(WsdError, match="no training instance"):
         check_split(LexicalSample([], sample.source), sample)
 

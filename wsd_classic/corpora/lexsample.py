@@ -78,12 +78,16 @@ def check_annotated(sample: LexicalSample) -> None:
 
 
 def check_split(train: LexicalSample, test: LexicalSample) -> None:
-    """Refuse a split of the annotated instances that leaves one side empty."""
-    for side, sample in (("training", train), ("test", test)):
-        if not len(sample):
-            raise WsdError(f"the split leaves no {side} instance: the file has "
-                           f"{len(train) + len(test)} annotated instance(s); annotate more or "
-                           "change --split", train.source)
+    """Refuse a split of the annotated instances that leaves nothing to score: no training
+    instance, or no test instance of a lexelt with training instances (only those can be
+    answered)."""
+    trained = {lexelt.item for lexelt in train.lexelts if lexelt.instances}
+    answerable = sum(len(lexelt.instances) for lexelt in test.lexelts if lexelt.item in trained)
+    for side, count in (("training", len(train)), ("test", answerable)):
+        if not count:
+            raise WsdError(f"the split leaves no {side} instance of a lexelt with training "
+                           f"instances: the file has {len(train) + len(test)} annotated "
+                           "instance(s); annotate more or change --split", train.source)
 
 
 def _with_key_answers(sample: LexicalSample, key_path: str | os.PathLike) -> LexicalSample:
