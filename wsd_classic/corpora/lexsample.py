@@ -357,7 +357,8 @@ class _Parser(ExpatReader):
             self.context = None
         elif name == "instance":
             if self.instance.context is None:
-                raise self.error(f"instance {self.instance.id!r} has no <context>")
+                raise self.error(f"instance {self.instance.id!r} has no <context>: give it one, "
+                                 "with the target word in <head>...</head>")
             text, head, sats = self.instance.context
             self.lexelts[-1].instances.append(Instance(
                 id=self.instance.id, lexelt=self.lexelts[-1].item, text=text, head=head,
@@ -367,7 +368,8 @@ class _Parser(ExpatReader):
     def _build_context(self) -> tuple[str, tuple[int, int], tuple[tuple[int, int], ...]]:
         instance_id = self.instance.id
         if not self.context.head_seen:
-            raise self.error(f"instance {instance_id!r} has no <head>")
+            raise self.error(f"instance {instance_id!r} has no <head>: mark its target word "
+                             "as <head>word</head>")
         text, head, sat_spans = self.context.build()
         referenced = self.context.head_sats
         for sat_id in referenced:
