@@ -131,7 +131,7 @@ def test_training_needs_answers_and_a_split_two_non_empty_sides():
     with pytest.raises(WsdError, match="--train-key"):
         check_annotated(test_file)
     sample = _read("senseval3.xml")
-    with pytest.raises(WsdError, match="no test instance of a lexelt with training instances: "
+    with pytest.raises(WsdError, match="no test instance in a lexelt it trains on: "
                                        "the file has 6 annotated"):
         check_split(sample, LexicalSample([Lexelt("sift.v")], sample.source))
     untrained = LexicalSample([Lexelt("other.v", list(sample.instances()))], sample.source)

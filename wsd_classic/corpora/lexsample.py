@@ -83,11 +83,12 @@ def check_split(train: LexicalSample, test: LexicalSample) -> None:
     answered)."""
     trained = {lexelt.item for lexelt in train.lexelts if lexelt.instances}
     answerable = sum(len(lexelt.instances) for lexelt in test.lexelts if lexelt.item in trained)
-    for side, count in (("training", len(train)), ("test", answerable)):
+    for count, what in ((len(train), "training instance"),
+                        (answerable, "test instance in a lexelt it trains on")):
         if not count:
-            raise WsdError(f"the split leaves no {side} instance of a lexelt with training "
-                           f"instances: the file has {len(train) + len(test)} annotated "
-                           "instance(s); annotate more or change --split", train.source)
+            raise WsdError(f"the split leaves no {what}: the file has "
+                           f"{len(train) + len(test)} annotated instance(s); annotate more or "
+                           "change --split", train.source)
 
 
 def _with_key_answers(sample: LexicalSample, key_path: str | os.PathLike) -> LexicalSample:
