@@ -348,8 +348,9 @@ def test_valid_and_near_valid_corpora_train_or_give_one_line(workdir):
     assert OUTCOMES["trained"] and OUTCOMES["refused"]  # both kinds of ending were reached
 
 
-def test_generated_valid_corpora_train(workdir):
-    """Without edits the generator's corpora are valid: only a split too small is refused."""
+def test_generated_valid_corpora_are_read_whole(workdir):
+    """Without edits the generator's corpora are valid: every instance is read, and only a
+    corpus too small for the split (or without any answer) is refused."""
     @settings(max_examples=int(200 * SCALE), **FUZZ_SETTINGS)
     @given(seed=SEEDS)
     def check(seed):
@@ -358,6 +359,11 @@ def test_generated_valid_corpora_train(workdir):
         path.write_bytes(data)
         sample = read_lexical_sample(path)
         assert sample.lexelts and len(sample) == data.count(b"<instance ")
+        try:
+            train_split(path, workdir / "results" / "valid")
+        except WsdError as error:
+            assert error.message.startswith(("the split leaves", "no instance has an answer")), \
+                error
 
     check()
 
