@@ -11,7 +11,7 @@ neighbour, an attribute removed or given an odd value, stray text. ``STRUCTURE_E
 reader, the split and its checks, the id map, the split's key, answer files from a most-frequent-
 sense stand-in for the systems, and scorer2, all written in a staging directory as ``bin/train``
 does. ``END_TO_END_EXAMPLES`` valid ones run through ``bin/train`` itself. Inputs that once
-failed are replayed from ``fuzz_regressions/structure/``. ``WSD_CLASSIC_FUZZ_SCALE`` multiplies
+failed are replayed from ``fuzz_regressions/lexsample/``. ``WSD_CLASSIC_FUZZ_SCALE`` multiplies
 the counts.
 """
 from __future__ import annotations
@@ -48,7 +48,8 @@ SCALE = float(os.environ.get("WSD_CLASSIC_FUZZ_SCALE", "1"))
 STRUCTURE_EXAMPLES = int(2000 * SCALE)
 END_TO_END_EXAMPLES = max(1, int(5 * SCALE))
 MEMORY_FS = "/dev/shm"
-REGRESSIONS = Path(__file__).resolve().parent / "fuzz_regressions" / "structure"
+# shared with the reader fuzzing of test_fuzz_readers.py, which replays them through the reader
+REGRESSIONS = Path(__file__).resolve().parent / "fuzz_regressions" / "lexsample"
 SPLIT = (2, 1)
 OUTCOMES: Counter = Counter()
 
@@ -368,7 +369,7 @@ def test_generated_valid_corpora_are_read_whole(workdir):
     check()
 
 
-@pytest.mark.parametrize("path", sorted(REGRESSIONS.glob("*.xml")), ids=lambda path: path.name)
+@pytest.mark.parametrize("path", sorted(REGRESSIONS.glob("*")), ids=lambda path: path.name)
 def test_structures_that_once_failed(path, workdir):
     check_outcome(path.read_bytes(), workdir)
 
