@@ -1,4 +1,5 @@
 """Shared test set-up: where the corpora are, and running the command-line tools."""
+import contextlib
 import os
 import subprocess
 import sys
@@ -73,3 +74,15 @@ def tiny_models(tmp_path_factory):
         trained.info = {"training_file": str(training), "training_sha256": file_sha256(training)}
         modelstore.save(trained, base / "models")
     return base / "models", task, corpus
+
+
+def write_report_lines(config, lines: list[str]) -> None:
+    """Print ``lines`` in pytest's terminal report, past output capturing (fuzz counts)."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    if reporter is None:
+        return
+    with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+        reporter.write_line("")
+        for line in lines:
+            reporter.write_line(line)

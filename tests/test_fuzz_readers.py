@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, write_report_lines
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -240,13 +240,7 @@ def _report_counts(config) -> None:
     lines = [f"fuzz inputs per reader: {name} {sum(outcome.values())} "
              f"({outcome['parsed']} parsed, {outcome['refused']} refused)"
              for name, outcome in sorted(OUTCOMES.items())]
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    capture = config.pluginmanager.get_plugin("capturemanager")
-    if reporter is not None:
-        with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
-            reporter.write_line("")
-            for line in lines:
-                reporter.write_line(line)
+    write_report_lines(config, lines)
     if os.environ.get("WSD_CLASSIC_FUZZ_COUNTS"):
         Path(os.environ["WSD_CLASSIC_FUZZ_COUNTS"]).write_text(json.dumps(
             {name: dict(outcome) for name, outcome in OUTCOMES.items()}, indent=2) + "\n")

@@ -85,7 +85,7 @@ def check_complete_results(directory: Path, systems=SYSTEMS) -> None:
     assert set(json.loads((directory / "timings.json").read_text())["systems"]) <= set(SYSTEMS)
     allowed = {f"{system}{suffix}" for system in SYSTEMS for suffix in (".ans", ".top.ans")}
     assert {path.name for path in directory.iterdir()} <= allowed | {
-        "scores.json", "timings.json", "test.key"}
+        "scores.json", "timings.json", "test.key", "ids.tsv"}
 
 
 def check_complete_models(models_root: Path, systems=SYSTEMS) -> None:

@@ -101,3 +101,17 @@ def test_missing_and_malformed_inputs_give_one_line_errors(run_command, tmp_path
     assert_one_line_error(unknown, "unknown system bert")
     ratio = run_command("train", "--train", FIXTURES / "train_small.xml", "--split", "two")
     assert_one_line_error(ratio, "--split")
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--train", "x.xml", "--split", "2:1", "--key", "k"], "--train-key"),
+    (["--task", "senseval2-ls", "--train-key", "k"], "--train-key goes with --train"),
+    (["--train", "x.xml", "--split", "2:1", "--train-key", "k", "--learning-curve"],
+     "not with --learning-curve"),
+])
+def test_misplaced_key_options_are_usage_errors(argv, fragment, capsys):
+    from wsd_classic.cli.train import parse_args
+
+    with pytest.raises(SystemExit) as exited:
+        parse_args(argv)
+    assert exited.value.code == 2 and fragment in capsys.readouterr().err

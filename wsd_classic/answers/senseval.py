@@ -132,12 +132,16 @@ def _apportioned(ranked: list[tuple[str, float]]) -> list[tuple[str, int]]:
 def _token(sense: str, units: int | None) -> str:
     """``sense`` with its weight (``None``: none), refused unless it reads back as ``sense``."""
     check_field(sense)
-    token = sense if units is None else (
-        f"{sense}{WEIGHT_DELIMITER}{units // WEIGHT_UNITS}.{units % WEIGHT_UNITS:04d}")
-    try:
-        read_back = parse_tag(token)[0]
-    except ValueError:
-        read_back = None
-    if read_back != sense:
+    if units is None and not is_writable_sense(sense):
         raise ValueError(f"sense {sense!r} cannot be written: its '/' would read as a weight")
-    return token
+    return sense if units is None else (
+        f"{sense}{WEIGHT_DELIMITER}{units // WEIGHT_UNITS}.{units % WEIGHT_UNITS:04d}")
+
+
+def is_writable_sense(sense: str) -> bool:
+    """Whether ``sense``, written without a weight, reads back as itself (a weight written
+    after it always leaves the sense intact: the reader splits at the last ``/``)."""
+    try:
+        return parse_tag(sense) == (sense, None)
+    except ValueError:
+        return False

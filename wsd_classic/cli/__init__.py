@@ -3,16 +3,32 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import sys
+import tempfile
+import traceback
 import warnings
+from pathlib import Path
 from typing import Callable
 
+from wsd_classic import settings
 from wsd_classic.errors import WsdError
+
+# sysexits.h's EX_SOFTWARE: the program failed, not the input or the usage.
+INTERNAL_ERROR_STATUS = 70
+INTERNAL_ERROR_DIR = "internal-errors"  # under the cache directory
+MAX_SUMMARY_CHARS = 300
 
 
 def entry_point(main: Callable[[list[str] | None], int | None]) -> Callable[[list[str] | None], int]:
     """Run ``main`` so that user errors become one line on stderr and a non-zero exit, and the
-    project's own warnings one line on stderr."""
+    project's own warnings one line on stderr.
+
+    Any other exception is a bug: it becomes ``PROGRAM: internal error: SUMMARY (details: FILE)``
+    and exit status 70, the traceback going to FILE (``internal_error_report``). Outputs are
+    built in staging directories and temporary files that an exception removes, so none is
+    left half-written.
+    """
 
     @functools.wraps(main)
     def run(argv: list[str] | None = None) -> int:
@@ -33,7 +49,7 @@ def entry_point(main: Callable[[list[str] | None], int | None]) -> Callable[[lis
             # Ctrl-C inside a library's clean-up (numpy closing a half-written zip, say) surfaces
             # as that library's error with the KeyboardInterrupt as its context.
             if not _caused_by_interrupt(error):
-                raise
+                return _internal_error(error)
             print(f"{_program_name()}: interrupted", file=sys.stderr)
             return 130
 
@@ -58,6 +74,36 @@ def _one_line_warnings():
         warnings.showwarning = shown
 
 
+def _internal_error(error: Exception) -> int:
+    summary = " ".join(f"{type(error).__name__}: {error}".split())
+    if len(summary) > MAX_SUMMARY_CHARS:
+        summary = summary[:MAX_SUMMARY_CHARS] + "..."
+    report = internal_error_report(error)
+    details = f"details: {report}" if report else "no file for the details could be written"
+    print(f"{_program_name()}: internal error: {summary} ({details})", file=sys.stderr)
+    return INTERNAL_ERROR_STATUS
+
+
+def internal_error_report(error: BaseException) -> Path | None:
+    """Write the traceback of ``error`` to a new file under the cache directory's
+    ``internal-errors/`` (the system's temporary directory if that cannot be written); its path,
+    None if neither can be written.
+    """
+    text = "".join(traceback.format_exception(error))
+    prefix = f"{_program_name()}-{os.getpid()}-"
+    for directory in (settings.cache_dir() / INTERNAL_ERROR_DIR, Path(tempfile.gettempdir())):
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile("w", encoding="utf-8", prefix=prefix,
+                                             suffix=".txt", dir=directory,
+                                             delete=False) as stream:
+                stream.write(text)
+            return Path(stream.name)
+        except OSError:
+            continue
+    return None
+
+
 def _caused_by_interrupt(error: BaseException) -> bool:
     seen = set()
     while error is not None and id(error) not in seen:
@@ -69,6 +115,4 @@ def _caused_by_interrupt(error: BaseException) -> bool:
 
 
 def _program_name() -> str:
-    import os
-
     return os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "wsd-classic"

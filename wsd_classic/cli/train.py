@@ -2,7 +2,8 @@
 
     bin/train --task senseval2-ls [--systems LIST] [--data-dir DIR] [--models-dir DIR]
               [--out-dir DIR] [--jobs N]
-    bin/train --train X.xml [--test Y.xml --key K | --split 2:1 --seed S] [--sensemap FILE]
+    bin/train --train X.xml [--train-key K0] [--test Y.xml --key K | --split 2:1 --seed S]
+              [--sensemap FILE]
     bin/train ... --learning-curve [FRACTIONS]   (instead: accuracy vs. share of training data)
     bin/train --task semcor [--systems mfs,wn1,svm,dlist] [--data-dir DIR] [--models-dir DIR]
               [--jobs N]   (all-words models; bin/evaluate scores them)
@@ -24,6 +25,8 @@ def parse_args(argv):
     source = parser.add_argument_group("what to train on")
     source.add_argument("--task", help=f"a registered task: {', '.join(catalogue.TASKS)}")
     source.add_argument("--train", type=Path, help="a SENSEVAL lexical-sample training XML file")
+    source.add_argument("--train-key", type=Path,
+                        help="the training file's answers as a key file, when its XML has none")
     source.add_argument("--test", type=Path, help="its test XML file (with --key)")
     source.add_argument("--key", type=Path, help="the test set's key file")
     source.add_argument("--sensemap", type=Path, help="sense groupings for coarse scoring")
@@ -45,6 +48,11 @@ def parse_args(argv):
         parser.error("with --train give either --test (and --key) or --split")
     if args.test is not None and args.key is None:
         parser.error("--test needs --key")
+    if args.key is not None and args.test is None:
+        parser.error("--key is the test set's key (with --test); the training file's answers "
+                     "go with --train-key")
+    if args.train_key is not None and (args.train is None or args.learning_curve is not None):
+        parser.error("--train-key goes with --train, and not with --learning-curve")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
     return args
@@ -58,7 +66,8 @@ def main(argv=None):
     else:
         task = catalogue.lexical_sample_files(
             args.train, args.test, args.key, args.sensemap,
-            catalogue.parse_split(args.split) if args.split is not None else None, args.seed)
+            catalogue.parse_split(args.split) if args.split is not None else None, args.seed,
+            args.train_key)
     chosen = task.check_systems(name.strip() for name in args.systems.split(",")
                                 if name.strip()) if args.systems else list(task.systems)
     if not chosen:

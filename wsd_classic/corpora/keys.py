@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from wsd_classic.atomic import write_lines_atomically
@@ -31,6 +31,7 @@ class KeyEntry:
     lexelt: str
     instance: str
     tags: tuple[str, ...]
+    line: int | None = field(default=None, compare=False)  # in the file read, for errors
 
 
 def read_key(path: str | os.PathLike) -> dict[str, KeyEntry]:
@@ -40,7 +41,6 @@ def read_key(path: str | os.PathLike) -> dict[str, KeyEntry]:
     what the gold answer is, and silently picking one would change the scores.
     """
     entries: dict[str, KeyEntry] = {}
-    first_line: dict[str, int] = {}
     for number, fields in read_records(path, "key"):
         if len(fields) < 3:
             raise WsdError(
@@ -48,10 +48,9 @@ def read_key(path: str | os.PathLike) -> dict[str, KeyEntry]:
         lexelt, instance, *tags = fields
         if instance in entries:
             raise WsdError(
-                f"instance {instance} already has a key at line {first_line[instance]}",
+                f"instance {instance} already has a key at line {entries[instance].line}",
                 path, number)
-        entries[instance] = KeyEntry(lexelt, instance, tuple(dict.fromkeys(tags)))
-        first_line[instance] = number
+        entries[instance] = KeyEntry(lexelt, instance, tuple(dict.fromkeys(tags)), number)
     return entries
 
 

@@ -10,20 +10,28 @@ file.
 Two shapes of ``<context>`` are accepted:
 
 * running text with one ``<head>`` and any ``<sat>`` elements (the SENSEVAL files);
-* a sequence of ``<wf pos=...>`` tokens, ``<head>`` wrapping one of them (NLTK's SENSEVAL
-  corpora); the tokens are joined with single spaces. The POS tags are not kept:
-  ``Instance`` has no place for them.
+* a sequence of ``<wf pos=...>`` tokens (with or without ``lemma``), ``<head>`` wrapping one of
+  them (NLTK's SENSEVAL corpora) or a ``<compound>`` of several, which the head then spans; the
+  tokens are joined with single spaces. The POS tags and lemmas are not kept: ``Instance`` has
+  no place for them.
+
+Either shape may be divided into ``<p>`` paragraphs and ``<s>`` sentences, empty
+(``<s snum="1"/>``) or holding their text; their edges separate words. Answers may come in
+``<answer>`` elements or in a separate key file. Instance ids, lexelt names and sense ids that a
+key or answer file cannot hold are replaced by safe ones (``corpora.ids``).
 """
 from __future__ import annotations
 
 import os
 import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from xml.parsers import expat
 
 from wsd_classic.corpora.entities import ENTITIES, XML_PREDEFINED
+from wsd_classic.corpora.ids import renamed, safe_ids
+from wsd_classic.corpora.keys import read_key
 from wsd_classic.corpora.model import Instance, LexicalSample, Lexelt
 from wsd_classic.errors import WsdError
 
@@ -43,16 +51,86 @@ _ATTACHES_TO_PREVIOUS = ")]}\u201d\u2019\"'.,;:!?\u2026%-/"
 _TEXT, _TOKEN, _OPEN, _CLOSE = range(4)
 
 
-def read_lexical_sample(path: str | os.PathLike) -> LexicalSample:
+def read_lexical_sample(path: str | os.PathLike,
+                        answer_key: str | os.PathLike | None = None) -> LexicalSample:
     """Read a SENSEVAL lexical-sample XML file, training (with ``<answer>``s) or test.
 
+    ``answer_key`` names a key file holding the answers, for corpora that give them apart from
+    the XML; its lines name instances by the file's ids (or their safe stand-ins).
     Raises ``WsdError`` with the file and line for anything malformed: broken XML, an entity the
     DTD does not declare, an instance without exactly one ``<head>``, a missing attribute.
     """
     text = read_text_file(path)
     if not text.strip():
         raise WsdError("empty file: expected SENSEVAL lexical-sample XML", path)
-    return _Parser(path).parse(_replace_entities(text, path))
+    sample = _Parser(path).parse(_replace_entities(text, path))
+    if answer_key is not None:
+        sample = _with_key_answers(sample, answer_key)
+    return _with_safe_ids(sample)
+
+
+def check_annotated(sample: LexicalSample) -> None:
+    """Refuse training data without a single answer, naming the ways to give them."""
+    if not any(instance.answers for instance in sample.instances()):
+        raise WsdError("no instance has an answer: training needs the senses, in <answer "
+                       "instance=... senseid=...> elements or in a key file given beside it "
+                       "(bin/train --train-key FILE)", sample.source)
+
+
+def check_split(train: LexicalSample, test: LexicalSample) -> None:
+    """Refuse a split of the annotated instances that leaves nothing to score: no training
+    instance, or no test instance of a lexelt with training instances (only those can be
+    answered)."""
+    trained = {lexelt.item for lexelt in train.lexelts if lexelt.instances}
+    answerable = sum(len(lexelt.instances) for lexelt in test.lexelts if lexelt.item in trained)
+    for count, what in ((len(train), "training instance"),
+                        (answerable, "test instance in a lexelt it trains on")):
+        if not count:
+            raise WsdError(f"the split leaves no {what}: the file has "
+                           f"{len(train) + len(test)} annotated instance(s); annotate more or "
+                           "change --split", train.source)
+
+
+def _with_key_answers(sample: LexicalSample, key_path: str | os.PathLike) -> LexicalSample:
+    """``sample`` with the answers of the key file; an instance answered in both must agree."""
+    instances = list(sample.instances())
+    safe = safe_ids((instance.id for instance in instances), "instance")
+    by_id = {safe[instance.id]: instance for instance in instances}
+    by_id.update((instance.id, instance) for instance in instances)
+    answers = {}
+    for entry in read_key(key_path).values():
+        instance = by_id.get(entry.instance)
+        if instance is None:
+            raise WsdError(f"instance {entry.instance} is not in {sample.source}: is this the "
+                           "key of another file?", key_path, entry.line)
+        if instance.answers and set(instance.answers) != set(entry.tags):
+            raise WsdError(f"instance {entry.instance}: the key gives {' '.join(entry.tags)}, "
+                           f"the XML file {' '.join(instance.answers)}; remove the <answer> "
+                           "elements or correct the key", key_path, entry.line)
+        answers[instance.id] = entry.tags
+    return LexicalSample(
+        [Lexelt(lexelt.item, [replace(instance, answers=answers.get(instance.id, instance.answers))
+                              for instance in lexelt.instances]) for lexelt in sample.lexelts],
+        sample.source)
+
+
+def _with_safe_ids(sample: LexicalSample) -> LexicalSample:
+    """``sample`` with every id a key or answer file could not hold replaced (``corpora.ids``)."""
+    instances = list(sample.instances())
+    maps = {"lexelt": safe_ids((lexelt.item for lexelt in sample.lexelts), "lexelt"),
+            "instance": safe_ids((instance.id for instance in instances), "instance"),
+            "sense": safe_ids((sense for instance in instances for sense in instance.answers),
+                              "sense")}
+    renamed_ids = {kind: renamed(mapping) for kind, mapping in maps.items()}
+    if not any(renamed_ids.values()):
+        return sample
+    items, ids, senses = maps["lexelt"], maps["instance"], maps["sense"]
+    return LexicalSample(
+        [Lexelt(items[lexelt.item],
+                [replace(instance, id=ids[instance.id], lexelt=items[lexelt.item],
+                         answers=tuple(senses[sense] for sense in instance.answers))
+                 for instance in lexelt.instances]) for lexelt in sample.lexelts],
+        sample.source, renamed_ids)
 
 
 def read_text_file(path: str | os.PathLike, encoding: str | None = None) -> str:
@@ -129,6 +207,16 @@ class ExpatReader(ABC):
             raise WsdError(f"encoding of the XML declaration not supported: {error}", self.path,
                            self.expat.CurrentLineNumber) from None
 
+    def _placement(self, name: str) -> str:
+        """What to change about a misplaced element: where it may stand, if anywhere."""
+        if name not in self.PARENTS:
+            return (f"the format has no <{name}>: remove it (known elements: "
+                    f"{', '.join(f'<{known}>' for known in self.PARENTS)})")
+        if None in self.PARENTS[name]:
+            return f"<{name}> may only be the root element"
+        places = " or ".join(f"<{parent}>" for parent in sorted(self.PARENTS[name]))
+        return f"<{name}> may stand only inside {places}"
+
     def error(self, message: str) -> WsdError:
         return WsdError(message, self.path, self.expat.CurrentLineNumber)
 
@@ -151,7 +239,7 @@ class ExpatReader(ABC):
         parent = self.open_elements[-1] if self.open_elements else None
         if parent not in self.PARENTS.get(name, ()):
             where = f"inside <{parent}>" if parent else "as the root element"
-            raise self.error(f"unexpected <{name}> {where}")
+            raise self.error(f"unexpected <{name}> {where}; {self._placement(name)}")
         self.open_elements.append(name)
         self.start(name, attributes)
 
@@ -191,10 +279,12 @@ class _Parser(ExpatReader):
         "instance": {"lexelt"},
         "answer": {"instance"},
         "context": {"instance"},
-        "head": {"context"},
-        "sat": {"context"},
-        "wf": {"context", "head", "sat"},
-        "s": {"context"},
+        "p": {"context"},
+        "s": {"context", "p"},
+        "head": {"context", "p", "s"},
+        "sat": {"context", "p", "s"},
+        "compound": {"context", "p", "s", "head", "sat"},
+        "wf": {"context", "p", "s", "head", "sat", "compound"},
     }
 
     def __init__(self, path: str | os.PathLike):
@@ -228,14 +318,18 @@ class _Parser(ExpatReader):
             if answered != self.instance.id:
                 raise self.error(f"<answer instance={answered!r}> inside instance "
                                  f"{self.instance.id!r}")
-            self.instance.answers.append(self.required(name, attributes, "senseid"))
+            sense = self.required(name, attributes, "senseid")
+            if sense not in self.instance.answers:
+                self.instance.answers.append(sense)
         elif name == "context":
             if self.instance.context is not None:
                 raise self.error(f"second <context> in instance {self.instance.id!r}")
             self.context = _ContextBuilder()
         elif name == "head":
             if self.context.head_seen:
-                raise self.error(f"second <head> in instance {self.instance.id!r}")
+                raise self.error(f"second <head> in instance {self.instance.id!r}: an instance "
+                                 "marks one target; make one instance per <head>, or wrap a "
+                                 "multi-word target's words in one <head>")
             self.context.open_head(tuple(attributes.get("sats", "").split()))
         elif name == "sat":
             sat_id = self.required(name, attributes, "id")
@@ -244,6 +338,8 @@ class _Parser(ExpatReader):
             self.context.open_sat(sat_id)
         elif name == "wf":
             self.token = []
+        elif name in ("p", "s"):
+            self.context.add(_TEXT, " ")
 
     def end(self, name: str) -> None:
         if name == "wf":
@@ -252,6 +348,8 @@ class _Parser(ExpatReader):
                 raise self.error(f"empty <wf> in instance {self.instance.id!r}")
             self.context.add(_TOKEN, token)
             self.token = None
+        elif name in ("p", "s"):
+            self.context.add(_TEXT, " ")
         elif name in ("head", "sat"):
             if not self.context.close():
                 raise self.error(f"empty <{name}> in instance {self.instance.id!r}")
@@ -260,7 +358,8 @@ class _Parser(ExpatReader):
             self.context = None
         elif name == "instance":
             if self.instance.context is None:
-                raise self.error(f"instance {self.instance.id!r} has no <context>")
+                raise self.error(f"instance {self.instance.id!r} has no <context>: give it one, "
+                                 "with the target word in <head>...</head>")
             text, head, sats = self.instance.context
             self.lexelts[-1].instances.append(Instance(
                 id=self.instance.id, lexelt=self.lexelts[-1].item, text=text, head=head,
@@ -270,7 +369,8 @@ class _Parser(ExpatReader):
     def _build_context(self) -> tuple[str, tuple[int, int], tuple[tuple[int, int], ...]]:
         instance_id = self.instance.id
         if not self.context.head_seen:
-            raise self.error(f"instance {instance_id!r} has no <head>")
+            raise self.error(f"instance {instance_id!r} has no <head>: mark its target word "
+                             "as <head>word</head>")
         text, head, sat_spans = self.context.build()
         referenced = self.context.head_sats
         for sat_id in referenced:

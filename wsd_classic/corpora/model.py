@@ -27,6 +27,11 @@ class Instance:
         return self.text[self.head[0]:self.head[1]]
 
 
+_POS_SUFFIXES = ("n", "v", "a", "r")
+# SENSEVAL-1 also has "-p" items, words whose part of speech the task left open.
+_DASH_SUFFIXES = (*_POS_SUFFIXES, "p")
+
+
 @dataclass
 class Lexelt:
     """A lexical element (``art.n``) and its instances, in file order."""
@@ -36,15 +41,20 @@ class Lexelt:
 
     @property
     def lemma(self) -> str:
-        return self.item.rsplit(".", 1)[0] if "." in self.item else self.item
+        if "." in self.item:
+            return self.item.rsplit(".", 1)[0]
+        base, dash, suffix = self.item.rpartition("-")
+        return base if dash and base and suffix in _DASH_SUFFIXES else self.item
 
     @property
     def pos(self) -> str:
-        """``n``, ``v``, ``a`` or ``unk`` (from the ``.x`` suffix of the item)."""
-        if "." in self.item:
-            suffix = self.item.rsplit(".", 1)[1]
-            if suffix in ("n", "v", "a", "r"):
-                return suffix
+        """``n``, ``v``, ``a``, ``r`` or ``unk``, from the item's ``.x`` suffix (SENSEVAL-2
+        and -3) or ``-x`` suffix (SENSEVAL-1 repackaged, NLTK's corpora)."""
+        for separator in ".-":
+            if separator in self.item:
+                suffix = self.item.rsplit(separator, 1)[1]
+                if suffix in _POS_SUFFIXES:
+                    return suffix
         return "unk"
 
 
@@ -54,6 +64,9 @@ class LexicalSample:
 
     lexelts: list[Lexelt]
     source: str | None = None
+    # kind ("lexelt", "instance", "sense") -> safe id -> the corpus's own spelling, for the ids
+    # the reader had to replace (``corpora.ids``)
+    renamed_ids: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def instances(self):
         for lexelt in self.lexelts:

@@ -8,7 +8,7 @@ systems and the system parameters its own cross-validation chose. Adding a task 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from wsd_classic import systems
@@ -31,6 +31,7 @@ class LexicalSampleFiles:
     key: str | os.PathLike | None = None
     sensemap: str | os.PathLike | None = None
     training_key: str | os.PathLike | None = None
+    train_answers: str | os.PathLike | None = None  # the training answers, when not in its XML
 
 
 @dataclass(frozen=True)
@@ -118,12 +119,13 @@ SEMCOR = register(Task(
 
 def lexical_sample_files(train: Path, test: Path | None = None, key: Path | None = None,
                          sensemap: Path | None = None, split: tuple[int, int] | None = None,
-                         seed: int = 0) -> Task:
+                         seed: int = 0, train_answers: Path | None = None) -> Task:
     """The ad-hoc lexical-sample task of ``bin/train --train X.xml [--test ... | --split ...]``,
     named after the training file."""
     name = Path(train).name.removesuffix(".xml").replace(".", "-")
     return Task(name, LEXICAL_SAMPLE, LEXICAL_SAMPLE_SYSTEMS,
-                files=LexicalSampleFiles(train, test, key, sensemap), split=split, seed=seed)
+                files=LexicalSampleFiles(train, test, key, sensemap, train_answers=train_answers),
+                split=split, seed=seed)
 
 
 def parse_split(ratio: str) -> tuple[int, int]:
@@ -134,7 +136,3 @@ def parse_split(ratio: str) -> tuple[int, int]:
     if len(parts) != 2 or min(parts) < 1:
         raise WsdError(f"--split {ratio!r}: expected TRAIN:TEST parts such as 2:1")
     return parts
-
-
-def with_split(task: Task, ratio: tuple[int, int], seed: int) -> Task:
-    return replace(task, split=ratio, seed=seed)

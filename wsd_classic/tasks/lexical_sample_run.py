@@ -10,8 +10,9 @@ from wsd_classic import modelstore, systems
 from wsd_classic.answers.senseval import write_answers
 from wsd_classic.corpora import registry
 from wsd_classic.atomic import write_json_atomically
+from wsd_classic.corpora.ids import ID_MAP_NAME, write_id_map
 from wsd_classic.corpora.keys import KeyEntry, read_key, write_key
-from wsd_classic.corpora.lexsample import read_lexical_sample
+from wsd_classic.corpora.lexsample import check_annotated, check_split, read_lexical_sample
 from wsd_classic.corpora.model import Lexelt, LexicalSample
 from wsd_classic.report import table
 from wsd_classic.scoring.lexsample import lexsample_scores
@@ -31,11 +32,12 @@ class TaskRun:
     test_path: Path | None = None
     key_path: Path | None = None
     sensemap_path: Path | None = None
+    train_answers_path: Path | None = None  # the training file's answers, when not in its XML
 
     @classmethod
     def of(cls, task: Task, data_dir=None) -> "TaskRun":
         return cls(task, *(task.path(which, data_dir)
-                           for which in ("train", "test", "key", "sensemap")))
+                           for which in ("train", "test", "key", "sensemap", "train_answers")))
 
     @property
     def name(self) -> str:
@@ -57,6 +59,7 @@ def test_side(run: TaskRun, train_sample: LexicalSample
     if run.split is None:
         return train_sample, read_lexical_sample(run.test_path), None
     train_sample, test_sample = stratified_split(train_sample, run.split, run.seed)
+    check_split(train_sample, test_sample)
     key = [KeyEntry(lexelt.item, instance.id, instance.answers)
            for lexelt in test_sample.lexelts for instance in lexelt.instances]
     test_sample = LexicalSample(
@@ -111,9 +114,12 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
     timer = StageTimer()
     notes = []
     with timer.stage("read"):
-        train_sample, test_sample, split_key = test_side(
-            run, read_lexical_sample(run.train_path))
+        train_sample = read_lexical_sample(run.train_path, run.train_answers_path)
+        check_annotated(train_sample)
+        id_maps = [train_sample.renamed_ids]
+        train_sample, test_sample, split_key = test_side(run, train_sample)
         if split_key is None:
+            id_maps.append(test_sample.renamed_ids)
             read_key(run.key_path)
         else:
             notes.append(f"split {run.split[0]}:{run.split[1]} (seed {run.seed}): "
@@ -129,6 +135,10 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
     with staging.exclusive(models_root, run.name), staging.exclusive(results_root, run.name), \
             staging.staged_directory(models_dir) as model_stage, \
             staging.staged_directory(out_dir) as out_stage:
+        write_id_map(out_stage / ID_MAP_NAME, id_maps)
+        if any(id_map.values() for id_map in id_maps):
+            notes.append(f"ids the answer files cannot hold were replaced; {out_dir / ID_MAP_NAME} "
+                         "maps them back")
         if split_key is not None:
             write_key(out_stage / "test.key", split_key)
             notes.append(f"the split's test key is {out_dir / 'test.key'}")
