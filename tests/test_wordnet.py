@@ -138,3 +138,19 @@ def test_wordnet_made_writable_by_others_is_a_wsd_error(tmp_path):
     with _wordnet_from(corpus.parent.parent), pytest.warns(RuntimeWarning, match="noun.exc"), \
             pytest.raises(WsdError, match="python -m wsd_classic.wordnet"):
         wordnet.wordnet()
+
+
+def test_the_sense_index_lists_what_nltk_lists_in_the_same_order():
+    """``sense_keys`` and ``gloss`` read WordNet's files directly; NLTK, reading the same files
+    its own way, must agree (its lists repeat a key whose synset holds the lemma twice)."""
+    import random
+
+    index = wordnet.sense_index()
+    reader = wordnet.wordnet()
+    entries = random.Random(0).sample(sorted(index.keys), 1500)
+    for lemma, pos in [*entries, ("bank", "n"), ("fast", "a"), ("take_place", "v"), ("Bank", "n")]:
+        expected = tuple(dict.fromkeys(entry.key() for entry in reader.lemmas(lemma, pos)))
+        assert wordnet.sense_keys(lemma, pos) == expected, (lemma, pos)
+    for key in random.Random(1).sample(sorted(index.offsets), 1500):
+        assert wordnet.gloss(key) == reader.lemma_from_key(key).synset().definition(), key
+    assert wordnet.sense_keys("qwzx", "n") == () and wordnet.gloss("qwzx%1:00:00::") is None

@@ -26,6 +26,7 @@ featurizer. The pipeline needs a tagger, lemmatizer and parser before this compo
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import accumulate
 from dataclasses import replace
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
@@ -36,7 +37,7 @@ from spacy.tokens import Doc, Token
 from wsd_classic import modelstore, settings, systems
 from wsd_classic.corpora.model import Instance, Lexelt
 from wsd_classic.errors import WsdError
-from wsd_classic.features.featurizer import Featurizer, row
+from wsd_classic.features.featurizer import Featurizer, row, sentence_index
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.preprocess.pipeline import to_processed
 from wsd_classic.systems.first_sense import wordnet_senses
@@ -125,7 +126,7 @@ class WsdTagger:
     def _annotate(self, docs: list[Doc]) -> None:
         by_lexelt: dict[str, list[tuple[Token, list[str]]]] = defaultdict(list)
         for doc in docs:
-            contexts = ContextCache(self.featurizer)
+            contexts = None  # made for the first target that reads its context
             for token, item in self.targets(doc):
                 particles = [child for child in token.children
                              if child.dep_ == PARTICLE_DEPENDENCY] if token.pos_ == "VERB" else []
@@ -134,9 +135,11 @@ class WsdTagger:
                 if self.trained is None or item not in self.trained.models:
                     self._answer(token, item, None, None)
                     continue
-                features = (row(contexts.features(token, item, particles),
-                                self.system.feature_groups)
-                            if self._reads_context(item) else [])
+                features = []
+                if self._reads_context(item):
+                    contexts = contexts or ContextCache(self.featurizer, doc)
+                    features = row(contexts.features(token, item, particles),
+                                   self.system.feature_groups)
                 by_lexelt[item].append((token, features))
         for item, found in by_lexelt.items():
             model = self.trained.models[item]
@@ -161,20 +164,26 @@ class ContextCache:
     """The processed context of each target of one doc; targets whose context rule gives the
     same span share one analysis, and differ only in which token is the target."""
 
-    def __init__(self, featurizer: Featurizer):
+    def __init__(self, featurizer: Featurizer, doc: Doc):
         self.featurizer = featurizer
-        self.spans: dict[tuple[int, int], tuple[ProcessedInstance, dict[int, int]]] = {}
+        self.sentences = list(doc.sents)
+        self.starts = [sentence.start for sentence in self.sentences]
+        # The whole doc analysed once; a context is a slice of it. ``kept_before[i]``: the
+        # tokens before doc token i that are not whitespace, which the analysis drops.
+        first = next(token for token in doc if not token.is_space)
+        self.analysis = to_processed(Instance("", "", doc.text, _char_span(first)), doc)
+        self.kept_before = list(accumulate((not token.is_space for token in doc), initial=0))
+        self.windows: dict[tuple[int, int], ProcessedInstance] = {}
 
     def features(self, token: Token, item: str, particles: list[Token]) -> dict[str, list[str]]:
-        span = self.featurizer.context.span(token)
-        if (span.start, span.end) not in self.spans:
-            first = next(t for t in span if not t.is_space)
-            processed = to_processed(Instance("", "", span.doc.text, _char_span(first)), span)
-            kept = [t.i for t in span if not t.is_space]
-            self.spans[(span.start, span.end)] = processed, {i: n for n, i in enumerate(kept)}
-        processed, index = self.spans[(span.start, span.end)]
-        doc = replace(processed, id=str(token.i), lexelt=item, target=index[token.i],
-                      sats=tuple(index[particle.i] for particle in particles))
+        span = self.featurizer.context.window(
+            self.sentences, sentence_index(self.starts, token.i), token.i)
+        start, end = self.kept_before[span.start], self.kept_before[span.end]
+        if (start, end) not in self.windows:
+            self.windows[(start, end)] = self.analysis.window(start, end, start)
+        doc = replace(self.windows[(start, end)], id=str(token.i), lexelt=item,
+                      target=self.kept_before[token.i] - start,
+                      sats=tuple(self.kept_before[particle.i] - start for particle in particles))
         return self.featurizer.by_group(doc)
 
 

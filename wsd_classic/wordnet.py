@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 import sys
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 from wsd_classic import settings
@@ -66,14 +68,20 @@ def setup(source: Path = DEBIAN_WORDNET, nltk_root: Path | None = None) -> Path:
     return target
 
 
-@functools.lru_cache(maxsize=1)
-def wordnet():
-    """The NLTK WordNet 3.0 reader, or a ``WsdError`` saying how to install it."""
+def _checked_root() -> Path:
+    """The WordNet 3.0 corpus directory, or a ``WsdError`` saying how to install it."""
     root = settings.nltk_data_dir()
     if not (corpus_root(root) / "lexnames").is_file():
         raise WsdError(
             f"WordNet 3.0 is not set up in {root}: run ./install (it needs Debian's wordnet-base "
             "and wordnet-sense-index) or `python -m wsd_classic.wordnet`")
+    return corpus_root(root)
+
+
+@functools.lru_cache(maxsize=1)
+def wordnet():
+    """The NLTK WordNet 3.0 reader, or a ``WsdError`` saying how to install it."""
+    root = _checked_root().parent.parent
     import nltk
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
@@ -106,6 +114,52 @@ def wordnet():
     return reader
 
 
+# The synset-type digit of a sense key (``jury%1:14:00::``): WordNet's part of speech, adjective
+# satellites (5) counting as adjectives, and the data file holding the synset.
+KEY_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
+DATA_FILES = {"n": "data.noun", "v": "data.verb", "a": "data.adj", "r": "data.adv"}
+
+
+@dataclass(frozen=True)
+class SenseIndex:
+    """WordNet's sense index (``index.sense``): every sense key with its synset's offset, by lemma
+    and part of speech in WordNet's sense order.
+
+    Read directly because NLTK lists a lemma's keys by building each of its synsets, and needs
+    seconds to load its own index: tagging text looks up every content word.
+    """
+
+    keys: dict[tuple[str, str], tuple[str, ...]]
+    offsets: dict[str, int]
+
+    @classmethod
+    def read(cls, root: Path) -> "SenseIndex":
+        numbered: dict[tuple[str, str], list[tuple[int, str]]] = {}
+        offsets = {}
+        with open(root / "index.sense", encoding="utf-8") as lines:
+            for line in lines:
+                key, offset, number, _ = line.split()
+                lemma, _, lexical = key.partition("%")
+                numbered.setdefault((lemma, KEY_POS[lexical[0]]), []).append((int(number), key))
+                offsets[key] = int(offset)
+        return cls({entry: tuple(key for _, key in sorted(senses))
+                    for entry, senses in numbered.items()}, offsets)
+
+
+@functools.lru_cache(maxsize=1)
+def sense_index() -> SenseIndex:
+    return SenseIndex.read(_checked_root())
+
+
+def sense_keys(lemma: str, pos: str) -> tuple[str, ...]:
+    """The sense keys of ``lemma`` (any case, words joined by ``_``) as a ``pos`` (``n``, ``v``,
+    ``a`` with satellites, ``r``), in WordNet's order; empty when WordNet 3.0 lacks it."""
+    return sense_index().keys.get((lemma.lower(), pos), ())
+
+
+_QUOTED = re.compile(r'"[^"]*"')
+
+
 def _key_variants(key: str):
     """SENSEVAL-2 writes apostrophes in lemmas as ``-``; WordNet keys are lower case."""
     key = key.lower()
@@ -134,9 +188,19 @@ def synset_of_key(key: str):
     return lemma.synset() if lemma is not None else None
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def gloss(key: str) -> str | None:
-    synset = synset_of_key(key)
-    return synset.definition() if synset is not None else None
+    """The definition of the sense's synset (its gloss without the quoted examples), read from
+    the data file at the offset the sense index gives; None for a key WordNet 3.0 lacks."""
+    for variant in _key_variants(key):
+        offset = sense_index().offsets.get(variant)
+        if offset is not None:
+            with open(corpus_root() / DATA_FILES[KEY_POS[variant.partition("%")[2][0]]],
+                      "rb") as data:
+                data.seek(offset)
+                text = data.readline().decode("utf-8").partition("|")[2]
+            return _QUOTED.sub("", text).strip().strip("; ")
+    return None
 
 
 def examples(key: str) -> list[str]:

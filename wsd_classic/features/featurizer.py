@@ -7,6 +7,7 @@ rule it was trained with.
 """
 from __future__ import annotations
 
+import bisect
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -42,18 +43,26 @@ class ContextRule:
 
     def span(self, token):
         """The context of the target ``token`` in its spaCy ``Doc``, as a ``Span``."""
-        doc, sentence = token.doc, token.sent
-        start, end = sentence.start, sentence.end
+        sentences = list(token.doc.sents)
+        starts = [sentence.start for sentence in sentences]
+        return self.window(sentences, sentence_index(starts, token.i), token.i)
+
+    def window(self, sentences: Sequence, index: int, target: int):
+        """The context of the token ``target`` of sentence ``index`` of a doc's ``sentences``
+        (its ``Span``s, in order): a ``Span`` of whole sentences."""
+        first = last = index
         if self.sentences is None:
-            while start > 0 and token.i - doc[start - 1].sent.start <= self.tokens_before:
-                start = doc[start - 1].sent.start
-            return doc[start:end]
-        for _ in range(self.sentences):
-            if start > 0:
-                start = doc[start - 1].sent.start
-            if end < len(doc):
-                end = doc[end].sent.end
-        return doc[start:end]
+            while first > 0 and target - sentences[first - 1].start <= self.tokens_before:
+                first -= 1
+        else:
+            first = max(0, index - self.sentences)
+            last = min(len(sentences) - 1, index + self.sentences)
+        return sentences[index].doc[sentences[first].start:sentences[last].end]
+
+
+def sentence_index(starts: Sequence[int], token: int) -> int:
+    """Which of a doc's sentences, given by their first tokens' indices, holds token ``token``."""
+    return bisect.bisect_right(starts, token) - 1
 
 
 class Featurizer:

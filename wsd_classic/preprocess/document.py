@@ -40,6 +40,17 @@ class ProcessedInstance:
             end += 1
         return range(start, end)
 
+    def window(self, start: int, end: int, target: int) -> "ProcessedInstance":
+        """Tokens ``start`` to ``end`` (whole sentences: no head outside them) with token
+        ``target`` (an index here) as the target, indices renumbered from ``start``."""
+        first_sentence = self.sentences[start] if start < end else 0
+        return ProcessedInstance(
+            self.id, self.lexelt, self.words[start:end], self.lemmas[start:end],
+            self.tags[start:end],
+            tuple(number - first_sentence for number in self.sentences[start:end]),
+            tuple(head - start for head in self.heads[start:end]), self.deps[start:end],
+            self.stops[start:end], target - start)
+
     def to_json(self) -> list:
         return [self.id, self.lexelt, self.words, self.lemmas, self.tags, self.sentences,
                 self.heads, self.deps, self.stops, self.target, self.sats]

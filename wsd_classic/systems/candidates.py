@@ -33,8 +33,9 @@ def _allowed(sense: str, found: tuple[str, ...], plain: set[str]) -> bool:
 def allowed_mask(X, classes: np.ndarray, plain: Sequence[str]) -> np.ndarray:
     """Boolean (instances × classes): the senses each instance may take; all, if none is left."""
     plain = set(plain)
-    mask = np.array([[_allowed(sense, particles(features), plain) for sense in classes]
-                     for features in X], dtype=bool).reshape(len(X), len(classes))
+    found = [particles(features) for features in X]
+    mask = np.array([[_allowed(sense, row, plain) for sense in classes] for row in found],
+                    dtype=bool).reshape(len(X), len(classes))
     mask[~mask.any(axis=1)] = True
     return mask
 

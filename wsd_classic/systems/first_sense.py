@@ -21,7 +21,7 @@ def wordnet_senses(lemma: str, pos: str) -> tuple[str, ...]:
     ``pos`` is ``n``, ``v``, ``a`` (satellite senses included) or ``r``. Empty when WordNet 3.0
     does not have the lemma with that part of speech.
     """
-    return tuple(entry.key() for entry in wordnet.wordnet().lemmas(lemma, pos))
+    return wordnet.sense_keys(lemma, pos)
 
 
 def base_form(lemma: str, pos: str) -> str | None:
@@ -40,7 +40,8 @@ def database_first_sense(candidates: Sequence[str]) -> dict[str, float]:
     That order follows the lexicographer files, not frequency: the choice of a baseline that
     must not use WordNet's sense counts (``mfs`` on a lemma SemCor never tagged).
     """
-    return {min(candidates, key=lambda key: wordnet.lemma_of_key(key).synset().offset()): 1.0}
+    offsets = wordnet.sense_index().offsets
+    return {min(candidates, key=offsets.__getitem__): 1.0}
 
 
 def rank(key: str, candidates: Sequence[str]) -> int:

@@ -14,7 +14,6 @@ from scipy.optimize import minimize
 from scipy.special import softmax
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GroupKFold
-from sklearn.preprocessing import normalize
 from sklearn.svm import LinearSVC
 
 from wsd_classic.systems import candidates
@@ -133,8 +132,15 @@ class LinearSVM(SenseClassifier):
 
     def _matrix(self, X):
         """Binary features, each row scaled to unit length: liblinear's dual solver converges
-        15-20 times faster than on raw 0/1 rows, and long contexts no longer dominate."""
-        return normalize(binary_matrix(X, self.vocabulary_))
+        15-20 times faster than on raw 0/1 rows, and long contexts no longer dominate.
+
+        A 0/1 row's length is the square root of its count of features; dividing here rather
+        than through scikit-learn's ``normalize`` spares its input validation on every call of
+        ``predict_proba``, which tagging makes once per lexelt and batch."""
+        matrix = binary_matrix(X, self.vocabulary_)
+        counts = np.diff(matrix.indptr)
+        matrix.data /= np.repeat(np.sqrt(np.maximum(counts, 1)), counts)
+        return matrix
 
     def decision_function(self, X) -> np.ndarray:
         return self._matrix(X) @ self.coef_.T + self.intercept_
