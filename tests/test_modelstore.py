@@ -85,8 +85,12 @@ def test_a_changed_weight_fails_a_sha256_check(models, sealed):
     root, task, _ = models
     path = modelstore.model_path(root, task, "svm")
     arrays = _arrays(path)
-    name = next(name for name in arrays if name.endswith(".coef"))
-    arrays[name] = arrays[name] + 1.0
+    header = json.loads(arrays[modelstore.META_ENTRY].tobytes())
+    entry = header["lexelts"]["bank.n"]
+    [(_, _, _, start)] = [part for part in entry["layout"] if part[0] == "coef"]
+    blob = arrays[entry["member"]].copy()
+    blob[start + 7] ^= 0x40  # a weight's exponent
+    arrays[entry["member"]] = blob
     _rewrite(path, arrays, sealed)
     with pytest.raises(WsdError, match="SHA-256"):
         # Lexelts are built when first used: a forged seal is caught then, by the lexelt's digest.

@@ -68,13 +68,28 @@ def library_versions() -> dict[str, str]:
             "spacy": spacy.__version__, "spacy-model": model_signature(), "nltk": nltk.__version__}
 
 
-def _digest(arrays: dict[str, np.ndarray]) -> str:
-    digest = hashlib.sha256()
-    for name in sorted(arrays):
-        array = np.ascontiguousarray(arrays[name])
-        digest.update(f"{name}|{array.dtype.str}|{array.shape}|".encode())
-        digest.update(array.tobytes())
-    return digest.hexdigest()
+def _packed(meta: bytes, arrays: dict) -> tuple[bytes, list]:
+    """A lexelt as one archive member: its JSON metadata, then each array's bytes (8-byte
+    aligned), and the layout that finds them (``[[name, dtype, shape, start], ...]``, the
+    metadata first). One member per lexelt, not one per array: reading a member costs the
+    parse of its own .npy header, which tagging pays for each lexelt it meets."""
+    parts, layout, size = [meta], [["meta", "|u1", [len(meta)], 0]], len(meta)
+    for name, array in arrays.items():
+        array = np.ascontiguousarray(array)
+        padding = -size % 8
+        parts.append(b"\0" * padding)
+        size += padding
+        layout.append([name, array.dtype.str, list(array.shape), size])
+        parts.append(array.tobytes())
+        size += array.nbytes
+    return b"".join(parts), layout
+
+
+def _unpacked(blob: np.ndarray, layout: list) -> tuple[dict, dict[str, np.ndarray]]:
+    arrays = {name: np.frombuffer(blob, dtype=np.dtype(dtype), count=int(np.prod(shape)),
+                                  offset=start).reshape(shape)
+              for name, dtype, shape, start in layout}
+    return json.loads(arrays.pop("meta").tobytes().decode()), arrays
 
 
 def model_path(models_root: Path, task: str, system: str) -> Path:
@@ -93,10 +108,10 @@ def save(trained: TrainedSystem, models_root: Path, task_dir: Path | None = None
     for number, (item, model) in enumerate(sorted(trained.models.items())):
         meta, model_arrays = model.get_state()
         params = model.get_params()
-        own = {"meta": np.frombuffer(json.dumps(meta, sort_keys=True).encode(), dtype=np.uint8),
-               **{name: np.asarray(array) for name, array in model_arrays.items()}}
-        lexelts[item] = {"arrays": f"l{number}", "sha256": _digest(own)}
-        arrays.update({f"l{number}.{name}": array for name, array in own.items()})
+        blob, layout = _packed(json.dumps(meta, sort_keys=True).encode(), model_arrays)
+        lexelts[item] = {"member": f"l{number}", "layout": layout,
+                         "sha256": hashlib.sha256(blob).hexdigest()}
+        arrays[f"l{number}"] = np.frombuffer(blob, dtype=np.uint8)
     header = {
         "format": FORMAT, "task": trained.task, "kind": trained.kind, "system": trained.system,
         "estimator": system.estimator.__name__, "params": params,
@@ -178,10 +193,6 @@ class LazyModels(Mapping):
     def __init__(self, path: Path, header: dict, archive, estimator: type[SenseClassifier]):
         self.path, self.archive, self.estimator = path, archive, estimator
         self.params, self.index = header["params"], header["lexelts"]
-        self.members: dict[str, list[str]] = {}
-        for name in archive.files:
-            prefix, _, _ = name.partition(".")
-            self.members.setdefault(prefix, []).append(name)
         self.built: dict[str, SenseClassifier] = {}
 
     def __getitem__(self, item: str) -> SenseClassifier:
@@ -193,13 +204,12 @@ class LazyModels(Mapping):
     def _build(self, item: str) -> SenseClassifier:
         entry = self.index[item]
         try:
-            own = {name.partition(".")[2]: self.archive[name]
-                   for name in self.members.get(entry["arrays"], ())}
-            if _digest(own) != entry["sha256"]:
+            blob = self.archive[entry["member"]]
+            if hashlib.sha256(blob.tobytes()).hexdigest() != entry["sha256"]:
                 raise WsdError(f"lexelt {item} fails its SHA-256 check (changed or damaged): "
                                "retrain", self.path)
-            meta = json.loads(own.pop("meta").tobytes().decode())
-            return self.estimator.from_state(self.params, meta, own)
+            meta, arrays = _unpacked(blob, entry["layout"])
+            return self.estimator.from_state(self.params, meta, arrays)
         except _DAMAGED + (TypeError,) as error:
             raise WsdError(f"incompatible model file ({error}): retrain with bin/train",
                            self.path) from None
