@@ -86,11 +86,10 @@ def test_a_changed_weight_fails_a_sha256_check(models, sealed):
     path = modelstore.model_path(root, task, "svm")
     arrays = _arrays(path)
     header = json.loads(arrays[modelstore.META_ENTRY].tobytes())
-    entry = header["lexelts"]["bank.n"]
-    [(_, _, _, start)] = [part for part in entry["layout"] if part[0] == "coef"]
-    blob = arrays[entry["member"]].copy()
-    blob[start + 7] ^= 0x40  # a weight's exponent
-    arrays[entry["member"]] = blob
+    member = header["lexelts"]["bank.n"]["member"]
+    blob = arrays[member].copy()
+    blob[-2] ^= 0x40  # the exponent of the last array's last weight
+    arrays[member] = blob
     _rewrite(path, arrays, sealed)
     with pytest.raises(WsdError, match="SHA-256"):
         # Lexelts are built when first used: a forged seal is caught then, by the lexelt's digest.

@@ -68,28 +68,30 @@ def library_versions() -> dict[str, str]:
             "spacy": spacy.__version__, "spacy-model": model_signature(), "nltk": nltk.__version__}
 
 
-def _packed(meta: bytes, arrays: dict) -> tuple[bytes, list]:
-    """A lexelt as one archive member: its JSON metadata, then each array's bytes (8-byte
-    aligned), and the layout that finds them (``[[name, dtype, shape, start], ...]``, the
-    metadata first). One member per lexelt, not one per array: reading a member costs the
-    parse of its own .npy header, which tagging pays for each lexelt it meets."""
-    parts, layout, size = [meta], [["meta", "|u1", [len(meta)], 0]], len(meta)
+def _packed(meta: dict, arrays: dict) -> bytes:
+    """A lexelt as one archive member: the length of a JSON head, the head (the estimator's
+    metadata and the layout of its arrays, ``[[name, dtype, shape, offset], ...]``), then each
+    array's bytes. One member per lexelt, not one per array: reading a member costs the parse
+    of its own .npy header, which tagging pays for each lexelt it meets."""
+    arrays = {name: np.ascontiguousarray(array) for name, array in arrays.items()}
+    layout, offset = [], 0
     for name, array in arrays.items():
-        array = np.ascontiguousarray(array)
-        padding = -size % 8
-        parts.append(b"\0" * padding)
-        size += padding
-        layout.append([name, array.dtype.str, list(array.shape), size])
-        parts.append(array.tobytes())
-        size += array.nbytes
-    return b"".join(parts), layout
+        layout.append([name, array.dtype.str, list(array.shape), offset])
+        offset += array.nbytes
+    head = json.dumps({"meta": meta, "layout": layout}, sort_keys=True).encode()
+    return b"".join([len(head).to_bytes(8, "little"), head,
+                     *(array.tobytes() for array in arrays.values())])
 
 
-def _unpacked(blob: np.ndarray, layout: list) -> tuple[dict, dict[str, np.ndarray]]:
+def _unpacked(blob: np.ndarray) -> tuple[dict, dict[str, np.ndarray]]:
+    """The metadata and arrays ``_packed`` put in ``blob`` (arrays are read-only views)."""
+    size = int.from_bytes(blob[:8].tobytes(), "little")
+    head = json.loads(blob[8:8 + size].tobytes().decode())
+    start = 8 + size
     arrays = {name: np.frombuffer(blob, dtype=np.dtype(dtype), count=int(np.prod(shape)),
-                                  offset=start).reshape(shape)
-              for name, dtype, shape, start in layout}
-    return json.loads(arrays.pop("meta").tobytes().decode()), arrays
+                                  offset=start + offset).reshape(shape)
+              for name, dtype, shape, offset in head["layout"]}
+    return head["meta"], arrays
 
 
 def model_path(models_root: Path, task: str, system: str) -> Path:
@@ -108,9 +110,8 @@ def save(trained: TrainedSystem, models_root: Path, task_dir: Path | None = None
     for number, (item, model) in enumerate(sorted(trained.models.items())):
         meta, model_arrays = model.get_state()
         params = model.get_params()
-        blob, layout = _packed(json.dumps(meta, sort_keys=True).encode(), model_arrays)
-        lexelts[item] = {"member": f"l{number}", "layout": layout,
-                         "sha256": hashlib.sha256(blob).hexdigest()}
+        blob = _packed(meta, model_arrays)
+        lexelts[item] = {"member": f"l{number}", "sha256": hashlib.sha256(blob).hexdigest()}
         arrays[f"l{number}"] = np.frombuffer(blob, dtype=np.uint8)
     header = {
         "format": FORMAT, "task": trained.task, "kind": trained.kind, "system": trained.system,
@@ -208,7 +209,7 @@ class LazyModels(Mapping):
             if hashlib.sha256(blob.tobytes()).hexdigest() != entry["sha256"]:
                 raise WsdError(f"lexelt {item} fails its SHA-256 check (changed or damaged): "
                                "retrain", self.path)
-            meta, arrays = _unpacked(blob, entry["layout"])
+            meta, arrays = _unpacked(blob)
             return self.estimator.from_state(self.params, meta, arrays)
         except _DAMAGED + (TypeError,) as error:
             raise WsdError(f"incompatible model file ({error}): retrain with bin/train",
