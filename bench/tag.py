@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO))
 
 from spacy.attrs import IS_SPACE  # noqa: E402
 
-from wsd_classic import settings, wordnet  # noqa: E402
+from wsd_classic import settings  # noqa: E402
 from wsd_classic.corpora import registry  # noqa: E402
 from wsd_classic.corpora.lexsample import read_lexical_sample  # noqa: E402
 from wsd_classic.preprocess.pipeline import load_spacy  # noqa: E402
@@ -71,6 +71,22 @@ def tag_to_null(nlp, path: Path, output_format: str) -> tagging.TagCounts:
     return counts
 
 
+def startup_beyond_spacy(args) -> dict:
+    """Wall seconds of a ``bin/tag`` process on one short line, and of a Python process that
+    only loads spaCy and analyses that line: the difference is the start-up the WSD adds."""
+    line = "The bank raised its interest rates.\n"
+    spacy_only = [sys.executable, "-c", "from wsd_classic.preprocess.pipeline import load_spacy; "
+                  "load_spacy()('The bank raised its interest rates.')"]
+    tag = [str(REPO / "bin" / "tag"), "--task", args.task, "--system", args.system,
+           "--models-dir", str(args.models_dir), "--format", args.format, "-q"]
+    spacy_s = min(timed(lambda: subprocess.run(spacy_only, cwd=REPO, check=True))[0]
+                  for _ in range(3))
+    tag_s = min(timed(lambda: subprocess.run(tag, input=line, text=True, check=True,
+                                             stdout=subprocess.DEVNULL))[0] for _ in range(3))
+    return {"spacy_process_s": spacy_s, "bin_tag_process_s": tag_s,
+            "beyond_spacy_s": tag_s - spacy_s}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data-dir", type=Path)
@@ -93,7 +109,8 @@ def main() -> int:
         startup["spacy_s"], _, plain = timed(load_spacy.__wrapped__)
         startup["spacy_and_model_s"], _, full = timed(
             lambda: tagging.tagging_pipeline(args.task, args.system, args.models_dir))
-        startup["wordnet_s"], _, _ = timed(wordnet.wordnet)
+        startup["first_paragraph_s"], _, _ = timed(lambda: list(full.pipe(["The bank lent money."])))
+        startup.update(startup_beyond_spacy(args))
         rounds = []
         for number in range(args.rounds):
             spacy_wall, spacy_cpu, tokens = timed(lambda: spacy_alone(plain, text))
