@@ -16,10 +16,11 @@ from wsd_classic.corpora import registry
 from wsd_classic.errors import WsdError
 from wsd_classic.features.featurizer import ContextRule
 
+# A task's kind fixes what a target is and its candidate senses: in a lexical sample, an
+# instance of a lexelt, choosing among the senses its training data shows (with SENSEVAL's
+# phrasal-verb filter); in all-words, every content word, choosing among the WordNet 3.0 senses of
+# its lemma for its part of speech (``tasks.engine.decide``).
 LEXICAL_SAMPLE, ALL_WORDS = "lexical-sample", "all-words"
-# Candidate rules: the senses a lexelt's training data shows (with SENSEVAL's phrasal-verb
-# filter), or the WordNet 3.0 senses of the target's lemma for its part of speech.
-TRAINING_SENSES, WORDNET_SENSES = "training senses", "WordNet senses"
 
 
 @dataclass(frozen=True)
@@ -54,10 +55,6 @@ class Task:
     split: tuple[int, int] | None = None
     seed: int = 0
     published: bool = False
-
-    @property
-    def candidates(self) -> str:
-        return WORDNET_SENSES if self.kind == ALL_WORDS else TRAINING_SENSES
 
     def system_params(self, name: str) -> dict:
         return {**systems.get(name).params, **self.params.get(name, {})}
