@@ -147,6 +147,20 @@ DATASETS: dict[str, Dataset] = {dataset.name: dataset for dataset in (
                         "74c56d3b925474fc1784fb3922d9faab147931d51d0c2ac3a74fef219044b5c0"),),
     ),
     *(_raganato(name, *hashes) for name, hashes in RAGANATO_SHA256.items()),
+    Dataset(
+        "ambistory", "ambistory",
+        "AmbiStory (Gehring & Roth 2025), the data of SemEval-2026 Task 5: the public repository "
+        "github.com/Janosch-Gehring/ambistory (train.json, dev.json, and test_(redacted).json "
+        "saved as test_redacted.json)",
+        files=(
+            DataFile("train.json",
+                     "7b3207fa81513027d39193a9a601fba6f886323a893661eb3a94c14f432bbf60"),
+            DataFile("dev.json",
+                     "a3110b61fd20a37caac2ed56fe0a7b0d17ce29d34b156ce65cc2396d5bda705a"),
+            DataFile("test_redacted.json",
+                     "2b37783071869c1320bd45473705fc9238956602764308d9611c94eb82ad7f5c"),
+        ),
+    ),
     _raganato(
         "lexen-v1", "a4ac671f62b9637e9d7e2e03c9c7f65a82c00d859ef6039738d04760f0c9fac4",
         "6f7ed4ba21a06bd62ffd4e579dba1521d1f9c0686131476eb9200e66ed427801",
