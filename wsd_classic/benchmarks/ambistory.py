@@ -29,7 +29,7 @@ import math
 import re
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +45,9 @@ from wsd_classic import wordnet
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.ambistory import AmbiStorySample, read_ambistory
 from wsd_classic.corpora.keys import write_lines_atomically
+from wsd_classic.corpora.lexsample import read_lexical_sample
+from wsd_classic.corpora.semcor import PARTS as SEMCOR_PARTS
+from wsd_classic.corpora.semcor import read_semcor
 from wsd_classic.errors import WsdError
 from wsd_classic.scoring.ambistory import (
     RATINGS, AmbiStoryScore, prediction_lines, score_ambistory)
@@ -60,6 +63,15 @@ SPLITS = {"train": "train.json", "dev": "dev.json", "test": "test_redacted.json"
 WSD_SYSTEM = "svm"
 # Sentences around the target's that the svm's bag of words reads: more than any story has.
 STORY_CONTEXT_SENTENCES = 10
+# The word spaces: dimensions, and for the distributional one the window (content words on each
+# side) and the least count of a stem; the usual values, not tuned.
+SPACE_DIMENSIONS = 300
+COOCCURRENCE_WINDOW = 5
+SPACE_MIN_COUNT = 5
+SPACES = ("lsa", "ppmi")
+SEMCOR_DATASET = "semcor-3.0"
+SENSEVAL2_DATASET = "senseval2-ls"
+SENSEVAL2_FILES = ("eng-lex-sample.training.xml", "eng-lex-samp.evaluation.xml")
 # The published test rows of Gehring & Roth (2025), Table 3 (Spearman, accuracy within SD).
 PUBLISHED = {"random": (0.000, 0.454), "majority (always 4)": (None, 0.558),
              "Llama-3-8B 0-shot": (0.462, 0.663), "GPT-4o": (0.756, 0.755),
@@ -73,9 +85,22 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
                    for part in ("precontext", "sentence", "ending")
                    for signature in ("definition", "examples", "related")
                    for which in ("similarity", "margin")),
+    "lsa": tuple(f"{part}_{signature}_lsa_{which}"
+                 for part in ("precontext", "sentence", "ending")
+                 for signature in ("own", "related")
+                 for which in ("similarity", "margin")),
+    "distributional": tuple(f"{part}_{signature}_ppmi_{which}"
+                            for part in ("precontext", "sentence", "ending")
+                            for signature in ("own", "related")
+                            for which in ("similarity", "margin")),
     "frequency": ("log_count", "count_share", "rank", "other_rank"),
     "ending": ("has_ending",),
 }
+# The same meaning's margins in the story's other ending (each setup is told with two endings
+# and without one): which of the two endings favours the meaning more.
+SIBLING_SOURCES = tuple(name for group in ("gloss", "lsa", "distributional") for name in FEATURE_GROUPS[group]
+                        if name.startswith("ending_") and name.endswith("margin"))
+FEATURE_GROUPS["siblings"] = tuple(f"{name}_over_sibling" for name in SIBLING_SOURCES)
 FEATURES = tuple(name for names in FEATURE_GROUPS.values() for name in names)
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*|[^\w\s]")
@@ -241,6 +266,118 @@ def inverse_document_frequency() -> dict[str, float]:
     return {stem: math.log(len(synsets) / count) for stem, count in counts.items()}
 
 
+@dataclass
+class WordSpace:
+    """Unit vectors of stems (rows of ``vectors``, in the order of ``words``)."""
+
+    words: tuple[str, ...]
+    vectors: np.ndarray
+
+    def __post_init__(self):
+        self.index = {word: row for row, word in enumerate(self.words)}
+
+    def text_vector(self, words: Sequence[str], exclude: set[str]) -> np.ndarray:
+        """The IDF-weighted sum of the words' vectors, of unit length (zero if none is known)."""
+        idf = inverse_document_frequency()
+        rows = [self.index[word] for word in words if word not in exclude and word in self.index]
+        total = (np.array([idf.get(self.words[row], 0.0) for row in rows])
+                 @ self.vectors[rows]) if rows else np.zeros(self.vectors.shape[1])
+        norm = np.linalg.norm(total)
+        return total / norm if norm else total
+
+
+def _unit_rows(matrix: np.ndarray) -> np.ndarray:
+    return matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+
+
+def _gloss_documents() -> Iterator[list[str]]:
+    """Each synset's lemma names, definition and examples, as stems."""
+    for synset in wordnet.wordnet().all_synsets():
+        yield stems(" ".join([*(lemma.name().replace("_", " ") for lemma in synset.lemmas()),
+                              synset.definition(), *synset.examples()]))
+
+
+def gloss_space() -> WordSpace:
+    """Latent semantic analysis of WordNet's glosses: a truncated SVD of the TF-IDF matrix of
+    synsets by stems. Stems that share no gloss but keep the same company come out close."""
+    from sklearn.decomposition import TruncatedSVD
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    vectorizer = TfidfVectorizer(analyzer=lambda document: document, min_df=2,
+                                 sublinear_tf=True)
+    matrix = vectorizer.fit_transform(list(_gloss_documents()))
+    svd = TruncatedSVD(n_components=SPACE_DIMENSIONS, random_state=0).fit(matrix)
+    words = tuple(vectorizer.get_feature_names_out())
+    return WordSpace(words, _unit_rows(svd.components_.T * svd.singular_values_))
+
+
+def running_text_space(documents: Iterable[Sequence[str]], window: int = COOCCURRENCE_WINDOW,
+                       min_count: int = SPACE_MIN_COUNT) -> WordSpace:
+    """Stems that occur near the same stems in running text come out close: positive pointwise
+    mutual information of stems within ``window`` content words (context counts raised to 0.75),
+    reduced by a truncated SVD (Levy, Goldberg & Dagan 2015)."""
+    from scipy.sparse import coo_matrix
+    from sklearn.decomposition import TruncatedSVD
+
+    documents = list(documents)
+    counts = Counter(word for document in documents for word in document)
+    words = tuple(sorted(word for word, count in counts.items() if count >= min_count))
+    index = {word: row for row, word in enumerate(words)}
+    ids = np.array([row for document in documents
+                    for row in [*(index.get(word, -1) for word in document), *[-1] * window]])
+    left, right = [], []
+    for distance in range(1, window + 1):
+        first, second = ids[:-distance], ids[distance:]
+        kept = (first >= 0) & (second >= 0)
+        left += [first[kept], second[kept]]
+        right += [second[kept], first[kept]]
+    rows, columns = np.concatenate(left), np.concatenate(right)
+    pairs = coo_matrix((np.ones(len(rows)), (rows, columns)),
+                       shape=(len(words), len(words))).tocsr().tocoo()
+    total = pairs.data.sum()
+    word_share = np.asarray(pairs.sum(axis=1)).ravel() / total
+    context_weight = np.asarray(pairs.sum(axis=0)).ravel() ** 0.75
+    context_share = context_weight / context_weight.sum()
+    pmi = np.log(pairs.data / total / (word_share[pairs.row] * context_share[pairs.col]))
+    positive = pmi > 0
+    ppmi = coo_matrix((pmi[positive], (pairs.row[positive], pairs.col[positive])),
+                      shape=pairs.shape).tocsr()
+    svd = TruncatedSVD(n_components=SPACE_DIMENSIONS, random_state=0)
+    reduced = svd.fit_transform(ppmi) / np.sqrt(np.maximum(svd.singular_values_, 1e-12))
+    return WordSpace(words, _unit_rows(reduced))
+
+
+def running_texts(data_dir) -> Iterator[list[str]]:
+    """Stems of SemCor's sentences, the SENSEVAL-2 lexical sample's contexts and WordNet's
+    glosses: the text the distributional space learns from (no AmbiStory text)."""
+    for sentence in read_semcor(registry.locate(SEMCOR_DATASET, data_dir), SEMCOR_PARTS):
+        yield stems(" ".join(token.text.replace("_", " ") for token in sentence.tokens))
+    root = registry.locate(SENSEVAL2_DATASET, data_dir)
+    for filename in SENSEVAL2_FILES:
+        for instance in read_lexical_sample(root / filename).instances():
+            yield stems(instance.text)
+    yield from _gloss_documents()
+
+
+def build_spaces(data_dir) -> dict[str, WordSpace]:
+    return {"lsa": gloss_space(), "ppmi": running_text_space(running_texts(data_dir))}
+
+
+def save_spaces(path: Path, spaces: dict[str, WordSpace]) -> None:
+    np.savez(path, **{f"{name}_words": np.array(space.words) for name, space in spaces.items()},
+             **{f"{name}_vectors": space.vectors.astype(np.float32)
+                for name, space in spaces.items()})
+
+
+def load_spaces(path: Path) -> dict[str, WordSpace]:
+    if not path.is_file():
+        raise WsdError("no AmbiStory word spaces: run bin/train --task ambistory first", path)
+    with np.load(path, allow_pickle=False) as saved:
+        return {name: WordSpace(tuple(saved[f"{name}_words"].tolist()),
+                                saved[f"{name}_vectors"].astype(float))
+                for name in SPACES}
+
+
 def _vector(words: Sequence[str], exclude: set[str]) -> dict[str, float]:
     idf = inverse_document_frequency()
     default = math.log(len(idf))  # a stem no gloss has: as rare as they come
@@ -301,7 +438,8 @@ def other_meanings(samples: Sequence[AmbiStorySample]) -> dict[str, AmbiStorySam
             for sample in samples}
 
 
-def featurize(samples: Sequence[AmbiStorySample], models_root: Path, jobs: int = 1,
+def featurize(samples: Sequence[AmbiStorySample], models_root: Path,
+              spaces: dict[str, WordSpace], jobs: int = 1,
               progress: bool | None = None) -> FeaturizedSplit:
     partners = other_meanings(samples)
     matches: Counter = Counter()
@@ -329,15 +467,32 @@ def featurize(samples: Sequence[AmbiStorySample], models_root: Path, jobs: int =
                        file=sys.stderr):
         partner = partners[sample.id]
         other = synsets[partner.id] if partner else None
-        rows.append(_features(sample, synsets[sample.id], other,
+        rows.append(_features(sample, synsets[sample.id], other, spaces,
                               partner.example_sentence if partner else "",
                               {ending: distributions.get(targets.get((sample.id, ending)), {})
                                for ending in (sample.ending, "")}))
+    _add_sibling_features(samples, rows)
     matrix = np.array([[row[name] for name in FEATURES] for row in rows], dtype=float)
     return FeaturizedSplit(list(samples), matrix, matches, unmatched)
 
 
-def _features(sample: AmbiStorySample, synset, other, other_example: str,
+def _add_sibling_features(samples: Sequence[AmbiStorySample], rows: list[dict]) -> None:
+    """Each ended story's ending margins minus those of the same meaning's other ending."""
+    endings: dict[tuple, list[int]] = defaultdict(list)
+    for index, sample in enumerate(samples):
+        if sample.ending:
+            endings[(sample.setup, sample.judged_meaning)].append(index)
+    for index, (sample, row) in enumerate(zip(samples, rows)):
+        siblings = [other for other in endings.get((sample.setup, sample.judged_meaning), ())
+                    if other != index and samples[other].ending != sample.ending]
+        for name in SIBLING_SOURCES:
+            row[f"{name}_over_sibling"] = (
+                row[name] - float(np.mean([rows[other][name] for other in siblings]))
+                if sample.ending and siblings else 0.0)
+
+
+def _features(sample: AmbiStorySample, synset, other, spaces: dict[str, WordSpace],
+              other_example: str,
               distributions: dict[str, dict[str, float]]) -> dict[str, float]:
     row: dict[str, float] = {}
     story, setup = distributions[sample.ending], distributions[""]
@@ -350,10 +505,22 @@ def _features(sample: AmbiStorySample, synset, other, other_example: str,
     row["wsd_setup_margin"] = row["wsd_setup"] - setup.get(other_name, 0.0)
     row["wsd_shift"] = row["wsd_story"] - row["wsd_setup"]
     exclude = set(stems(sample.homonym))
-    own = {kind: _vector(words, exclude)
-           for kind, words in signatures(synset, sample.example_sentence).items()}
-    theirs = {kind: _vector(words, exclude)
-              for kind, words in signatures(other, other_example).items()}
+    own_words = signatures(synset, sample.example_sentence)
+    their_words = signatures(other, other_example)
+    own = {kind: _vector(words, exclude) for kind, words in own_words.items()}
+    theirs = {kind: _vector(words, exclude) for kind, words in their_words.items()}
+    for space_name, space in spaces.items():
+        mine = {"own": space.text_vector(own_words["definition"] + own_words["examples"], exclude),
+                "related": space.text_vector(own_words["related"], exclude)}
+        yours = {"own": space.text_vector(their_words["definition"] + their_words["examples"],
+                                          exclude),
+                 "related": space.text_vector(their_words["related"], exclude)}
+        for part, text in zip(("precontext", "sentence", "ending"), sample.story):
+            story = space.text_vector(stems(text), exclude)
+            for kind in ("own", "related"):
+                similarity = float(story @ mine[kind])
+                row[f"{part}_{kind}_{space_name}_similarity"] = similarity
+                row[f"{part}_{kind}_{space_name}_margin"] = similarity - float(story @ yours[kind])
     for part, text in zip(("precontext", "sentence", "ending"), sample.story):
         vector = _vector(stems(text), exclude)
         for kind in ("definition", "examples", "related"):
@@ -485,13 +652,13 @@ def _selection_key(score: AmbiStoryScore) -> float:
     return (0.0 if math.isnan(score.spearman) else score.spearman) + score.accuracy
 
 
-def load_splits(data_dir, models_root: Path, jobs: int, names: Sequence[str] = tuple(SPLITS)
-                ) -> dict[str, FeaturizedSplit]:
+def load_splits(data_dir, models_root: Path, spaces: dict[str, WordSpace], jobs: int,
+                names: Sequence[str] = tuple(SPLITS)) -> dict[str, FeaturizedSplit]:
     root = registry.locate(DATASET, data_dir)
     splits = {}
     for name in names:
         samples = read_ambistory(root / SPLITS[name])
-        splits[name] = featurize(samples, models_root, jobs)
+        splits[name] = featurize(samples, models_root, spaces, jobs)
     for name in ("train", "dev"):
         if name in splits and any(sample.choices is None for sample in splits[name].samples):
             raise WsdError(f"the {name} file has samples without ratings", root / SPLITS[name])
@@ -540,26 +707,30 @@ def by_ending(split: FeaturizedSplit, integers: np.ndarray) -> dict[str, dict]:
     return figures
 
 
-def model_paths(models_root: Path) -> tuple[Path, Path]:
+def model_paths(models_root: Path) -> tuple[Path, Path, Path]:
+    """The rater's description, its training matrix and the word spaces."""
     directory = Path(models_root) / BENCHMARK
-    return directory / "rater.json", directory / "rater.npz"
+    return directory / "rater.json", directory / "rater.npz", directory / "spaces.npz"
 
 
 def train_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
     """``bin/train --task ambistory``: featurize the three files, choose the rater on dev,
     record the ablation, save the rater and write the predictions; returns the report."""
     timer = StageTimer()
+    with timer.stage("word spaces"):
+        spaces = build_spaces(data_dir)
     with timer.stage("featurize (spaCy, svm, WordNet)"):
-        splits = load_splits(data_dir, Path(models_root), jobs)
+        splits = load_splits(data_dir, Path(models_root), spaces, jobs)
     train, dev = splits["train"], splits["dev"]
     with timer.stage("choose on dev"):
         params, trials = choose(train, dev)
     with timer.stage("ablation"):
         groups = ablation(params, train, dev)
-    json_path, matrix_path = model_paths(models_root)
+    json_path, matrix_path, spaces_path = model_paths(models_root)
     with staging.exclusive(Path(models_root), BENCHMARK), \
             staging.staged_directory(json_path.parent) as stage:
         np.savez(stage / matrix_path.name, matrix=train.matrix, ratings=_ratings(train))
+        save_spaces(stage / spaces_path.name, spaces)
         write_json_atomically(stage / json_path.name, {
             "params": params, "features": list(FEATURES), "wsd_system": WSD_SYSTEM,
             "story_context_sentences": STORY_CONTEXT_SENTENCES,
@@ -581,15 +752,16 @@ def evaluate_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
     """``bin/evaluate --benchmark ambistory``: the saved rater's predictions and dev scores."""
     timer = StageTimer()
     with timer.stage("featurize (spaCy, svm, WordNet)"):
-        splits = load_splits(data_dir, Path(models_root), jobs, ("dev", "test"))
+        spaces = load_spaces(model_paths(models_root)[2])
+        splits = load_splits(data_dir, Path(models_root), spaces, jobs, ("dev", "test"))
     with timer.stage("predict and score"):
         outcome = _predict_and_write(splits, Path(models_root), Path(results_root), {})
     return "\n".join([_matching_report(splits), outcome, timer.summary()])
 
 
 def load_rater(models_root: Path) -> PlausibilityRater:
-    json_path, matrix_path = model_paths(models_root)
-    if not json_path.is_file() or not matrix_path.is_file():
+    json_path, matrix_path, spaces_path = model_paths(models_root)
+    if not all(path.is_file() for path in (json_path, matrix_path, spaces_path)):
         raise WsdError("no AmbiStory rater: run bin/train --task ambistory first", json_path)
     description = json.loads(json_path.read_text())
     if description.get("features") != list(FEATURES):

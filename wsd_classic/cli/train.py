@@ -6,6 +6,8 @@
     bin/train ... --learning-curve [FRACTIONS]   (instead: accuracy vs. share of training data)
     bin/train --task semcor [--systems mfs,wn1,svm,dlist] [--data-dir DIR] [--models-dir DIR]
               [--jobs N]   (all-words models; bin/evaluate scores them)
+    bin/train --task ambistory [--data-dir DIR] [--models-dir DIR] [--out-dir DIR]
+              (AmbiStory plausibility rater, on the SemCor svm of --task semcor)
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import argparse
 from pathlib import Path
 
 from wsd_classic import settings, systems
+from wsd_classic.benchmarks import ambistory
 from wsd_classic.cli import entry_point
 from wsd_classic.cli.options import add_location_options
 from wsd_classic.corpora import registry
@@ -24,7 +27,8 @@ def parse_args(argv):
     parser = argparse.ArgumentParser(prog="train", description=__doc__.split("\n")[0])
     source = parser.add_argument_group("what to train on")
     source.add_argument("--task", help=f"a registered task: senseval2-ls, or {allwords.TASK} "
-                                       "(all-words, trained on SemCor)")
+                                       "(all-words, trained on SemCor), "
+                                       f"{ambistory.BENCHMARK} (SemEval-2026 Task 5 ratings)")
     source.add_argument("--train", type=Path, help="a SENSEVAL lexical-sample training XML file")
     source.add_argument("--test", type=Path, help="its test XML file (with --key)")
     source.add_argument("--key", type=Path, help="the test set's key file")
@@ -50,8 +54,8 @@ def parse_args(argv):
         parser.error("--test needs --key")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
-    if args.task == allwords.TASK and args.learning_curve is not None:
-        parser.error(f"--learning-curve is for lexical samples, not --task {allwords.TASK}")
+    if args.task in (allwords.TASK, ambistory.BENCHMARK) and args.learning_curve is not None:
+        parser.error(f"--learning-curve is for lexical samples, not --task {args.task}")
     return args
 
 
@@ -60,6 +64,10 @@ def main(argv=None):
     args = parse_args(argv)
     if args.task == allwords.TASK:
         print(_train_all_words(args))
+        return
+    if args.task == ambistory.BENCHMARK:
+        print(ambistory.train_job(args.data_dir, settings.models_dir(args.models_dir),
+                                  settings.results_dir(args.out_dir), args.jobs))
         return
     chosen = systems.check_systems(name.strip() for name in
                                    (args.systems or ",".join(systems.SYSTEMS)).split(",")
