@@ -104,6 +104,8 @@ FEATURE_GROUPS["siblings"] = tuple(f"{name}_over_sibling" for name in SIBLING_SO
 FEATURES = tuple(name for names in FEATURE_GROUPS.values() for name in names)
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*|[^\w\s]")
+_ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "vs", "etc", "a.m", "p.m",
+                  "e.g", "i.e"}
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)]*\s+(?=[\"'\u201c\u2018(]?[A-Z0-9])")
 
 
@@ -160,7 +162,18 @@ def target_lemma(homonym: str, synset) -> tuple[str, str]:
 # --- the story as an all-words document ----------------------------------------------------------
 
 def sentences_of(text: str) -> list[str]:
-    return [part for part in _SENTENCE_END.split(text.strip()) if part.strip()]
+    """The sentences of a story part: split after ``.``, ``!`` or ``?`` before a capital, except
+    after an initial or a common abbreviation (``Mr.``, ``p.m.``)."""
+    sentences: list[str] = []
+    for part in _SENTENCE_END.split(text.strip()):
+        if not part.strip():
+            continue
+        last = sentences[-1].split()[-1].lower().rstrip(".") if sentences else ""
+        if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
+            sentences[-1] += " " + part
+        else:
+            sentences.append(part)
+    return sentences
 
 
 def words_of(sentence: str) -> tuple[str, ...]:
@@ -174,7 +187,7 @@ def target_position(words: Sequence[str], homonym: str, lemma: str, pos: str) ->
         if word.lower() == spelt:
             return index
     for index, word in enumerate(words):
-        if (wordnet.wordnet().morphy(word.lower(), pos) or word.lower()) == lemma:
+        if lemma in (word.lower(), *wordnet.wordnet()._morphy(word.lower(), pos)):
             return index
     return None
 
@@ -198,7 +211,7 @@ def story_corpus(targets: Sequence[StoryTarget]) -> tuple[AllWordsCorpus, dict[S
     ids: dict[StoryTarget, str] = {}
     documents: dict[tuple[str, str, str, str], int] = {}
     by_story: dict[tuple[str, str, str, str], list[StoryTarget]] = defaultdict(list)
-    for target in targets:
+    for target in dict.fromkeys(targets):
         by_story[(target.homonym, target.precontext, target.sentence, target.ending)].append(
             target)
     for story, story_targets in by_story.items():
@@ -256,14 +269,16 @@ def stems(text: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=1)
-def inverse_document_frequency() -> dict[str, float]:
+def inverse_document_frequency() -> defaultdict[str, float]:
     """IDF of stems over WordNet's glosses (definition and examples of each synset): a weighting
-    that depends on no split of the task."""
+    that depends on no split of the task. A stem no gloss has counts as rare as the rarest."""
     counts: Counter = Counter()
     synsets = list(wordnet.wordnet().all_synsets())
     for synset in synsets:
         counts.update(set(stems(" ".join([synset.definition(), *synset.examples()]))))
-    return {stem: math.log(len(synsets) / count) for stem, count in counts.items()}
+    rarest = math.log(len(synsets))
+    return defaultdict(lambda: rarest, {stem: math.log(len(synsets) / count)
+                                        for stem, count in counts.items()})
 
 
 @dataclass
@@ -280,7 +295,7 @@ class WordSpace:
         """The IDF-weighted sum of the words' vectors, of unit length (zero if none is known)."""
         idf = inverse_document_frequency()
         rows = [self.index[word] for word in words if word not in exclude and word in self.index]
-        total = (np.array([idf.get(self.words[row], 0.0) for row in rows])
+        total = (np.array([idf[self.words[row]] for row in rows])
                  @ self.vectors[rows]) if rows else np.zeros(self.vectors.shape[1])
         norm = np.linalg.norm(total)
         return total / norm if norm else total
@@ -342,7 +357,8 @@ def running_text_space(documents: Iterable[Sequence[str]], window: int = COOCCUR
     positive = pmi > 0
     ppmi = coo_matrix((pmi[positive], (pairs.row[positive], pairs.col[positive])),
                       shape=pairs.shape).tocsr()
-    svd = TruncatedSVD(n_components=SPACE_DIMENSIONS, random_state=0)
+    # A vocabulary smaller than the dimensions (a toy corpus) keeps all but one of its own.
+    svd = TruncatedSVD(n_components=min(SPACE_DIMENSIONS, len(words) - 1), random_state=0)
     reduced = svd.fit_transform(ppmi) / np.sqrt(np.maximum(svd.singular_values_, 1e-12))
     return WordSpace(words, _unit_rows(reduced))
 
@@ -380,9 +396,8 @@ def load_spaces(path: Path) -> dict[str, WordSpace]:
 
 def _vector(words: Sequence[str], exclude: set[str]) -> dict[str, float]:
     idf = inverse_document_frequency()
-    default = math.log(len(idf))  # a stem no gloss has: as rare as they come
     counts = Counter(word for word in words if word not in exclude)
-    vector = {word: count * idf.get(word, default) for word, count in counts.items()}
+    vector = {word: count * idf[word] for word, count in counts.items()}
     norm = math.sqrt(sum(value * value for value in vector.values()))
     return {word: value / norm for word, value in vector.items()} if norm else {}
 
@@ -426,6 +441,7 @@ class FeaturizedSplit:
     matrix: np.ndarray  # samples x FEATURES
     matches: Counter  # how the meanings found their synsets (``meaning_synset``)
     unmatched: list[str]  # "homonym: definition -> synset" of the meanings not matched exactly
+    untargeted: int = 0  # samples whose homonym was not found in the sentence: no wsd features
 
 
 def other_meanings(samples: Sequence[AmbiStorySample]) -> dict[str, AmbiStorySample | None]:
@@ -459,7 +475,7 @@ def featurize(samples: Sequence[AmbiStorySample], models_root: Path,
             for ending in {sample.ending, ""}:
                 targets[(sample.id, ending)] = StoryTarget(sample.homonym, sample.precontext,
                                                            sample.sentence, ending, lemma, pos)
-    distributions = story_distributions(list(dict.fromkeys(targets.values())), models_root, jobs)
+    distributions = story_distributions(list(targets.values()), models_root, jobs)
     if progress is None:
         progress = sys.stderr.isatty()
     rows = []
@@ -473,7 +489,9 @@ def featurize(samples: Sequence[AmbiStorySample], models_root: Path,
                                for ending in (sample.ending, "")}))
     _add_sibling_features(samples, rows)
     matrix = np.array([[row[name] for name in FEATURES] for row in rows], dtype=float)
-    return FeaturizedSplit(list(samples), matrix, matches, unmatched)
+    untargeted = sum(targets.get((sample.id, sample.ending)) not in distributions
+                     for sample in samples)
+    return FeaturizedSplit(list(samples), matrix, matches, unmatched, untargeted)
 
 
 def _add_sibling_features(samples: Sequence[AmbiStorySample], rows: list[dict]) -> None:
@@ -739,7 +757,8 @@ def train_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
                 registry.locate(DATASET, data_dir) / SPLITS["train"])})
     with timer.stage("predict and score"):
         outcome = _predict_and_write(splits, Path(models_root), Path(results_root),
-                                     {"selection": trials, "ablation": groups})
+                                     {"selection": trials, "ablation": groups,
+                                      "meanings": _matching_report(splits)})
     lines = [_matching_report(splits), f"chosen on dev: {params}",
              "dev figures per feature group (chosen setting): " + "; ".join(
                  f"{name} rho {_rho(figures)} acc {figures['accuracy']:.3f}"
@@ -816,7 +835,9 @@ def _matching_report(splits: dict[str, FeaturizedSplit]) -> str:
     parts = []
     for name, split in splits.items():
         counts = ", ".join(f"{count} {how}" for how, count in sorted(split.matches.items()))
-        parts.append(f"{name} {counts}")
+        parts.append(f"{name} {counts}" + (f", {split.untargeted} with the homonym not found "
+                                           "in the sentence (no wsd features)"
+                                           if split.untargeted else ""))
     shown = [line for split in splits.values() for line in split.unmatched][:3]
     return ("judged meanings to WordNet 3.0 synsets: " + "; ".join(parts)
             + (f" (e.g. {'; '.join(shown)})" if shown else ""))
