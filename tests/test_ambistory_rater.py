@@ -16,7 +16,6 @@ from wsd_classic.cli import evaluate, train
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.ambistory import AmbiStorySample, read_ambistory
 from wsd_classic.scoring.ambistory import read_predictions
-from wsd_classic.tasks import allwords
 
 pytestmark = [pytest.mark.filterwarnings("ignore:The multilingual functions are not available"),
               pytest.mark.filterwarnings("ignore::wsd_classic.corpora.registry."
@@ -106,17 +105,8 @@ def test_running_text_space_puts_company_close():
     assert river @ water > river @ loan
 
 
-@pytest.fixture(scope="module")
-def semcor_models(tmp_path_factory):
-    root = tmp_path_factory.mktemp("models")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-        allwords.train_semcor(FIXTURES / "allwords_semcor", ["svm"], root)
-    return root
-
-
 @pytest.fixture
-def tiny_world(tmp_path, monkeypatch, semcor_models):
+def tiny_world(tmp_path, monkeypatch, allwords_models):
     """The fixture stories registered unhashed in a data dir, and word spaces and IDF from a few
     sentences instead of WordNet, SemCor and SENSEVAL-2 (which take minutes)."""
     monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path / "cache"))
@@ -133,7 +123,7 @@ def tiny_world(tmp_path, monkeypatch, semcor_models):
     monkeypatch.setattr(ambistory, "inverse_document_frequency",
                         lambda: defaultdict(lambda: 1.0))
     models = tmp_path / "models"
-    shutil.copytree(semcor_models, models)
+    shutil.copytree(allwords_models, models)
     return data, models, tmp_path / "results"
 
 

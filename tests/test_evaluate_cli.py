@@ -21,13 +21,9 @@ FIXTURES = Path(__file__).parent / "fixtures"
 DATASET = FIXTURES / "allwords_sample.data.xml"
 
 
-@pytest.fixture(scope="module")
-def models_root(tmp_path_factory):
-    root = tmp_path_factory.mktemp("models")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-        allwords.train_semcor(FIXTURES / "allwords_semcor", ["mfs", "svm"], root)
-    return root
+@pytest.fixture
+def models_root(allwords_models):
+    return allwords_models
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,6 @@ from wsd_classic.cli import evaluate
 from wsd_classic.corpora.raganato import read_raganato_key
 from wsd_classic.scoring.sensebench import (
     accuracy, correct_by_instance, dataset_of, same_sense)
-from wsd_classic.tasks import allwords
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
 
@@ -40,15 +39,6 @@ def test_p002_index_counts_synsets_in_wordnet_order():
     assert p002_index("bank%1:14:00::", "bank", "n") == 2
 
 
-@pytest.fixture(scope="module")
-def models_root(tmp_path_factory):
-    root = tmp_path_factory.mktemp("models")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-        allwords.train_semcor(FIXTURES / "allwords_semcor", ["mfs", "svm"], root)
-    return root
-
-
 def _all_style_set(directory: Path) -> Path:
     """The fixture set with ALL's id prefixes (two parts), and one gold key that is a synonym of
     WordNet's first sense of ``quickly``: right by SenseBench's rule, wrong by Raganato's."""
@@ -64,11 +54,11 @@ def _all_style_set(directory: Path) -> Path:
     return directory / "mini.data.xml"
 
 
-def test_key_files_indices_and_scores(models_root, tmp_path, capsys, monkeypatch):
+def test_key_files_indices_and_scores(allwords_models, tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path / "cache"))
     dataset = _all_style_set(tmp_path)
     status = evaluate.main(["--benchmark", "sensebench", "--datasets", str(dataset),
-                            "--systems", "mfs,wn1,svm", "--models-dir", str(models_root),
+                            "--systems", "mfs,wn1,svm", "--models-dir", str(allwords_models),
                             "--out-dir", str(tmp_path / "results")])
     out, err = capsys.readouterr()
     assert status == 0, err

@@ -15,20 +15,17 @@ For each all-words system and dataset (Raganato's ALL by default; any registered
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from wsd_classic import wordnet
 from wsd_classic.corpora.keys import write_lines_atomically
-from wsd_classic.corpora.raganato import read_raganato_key, write_raganato_key
+from wsd_classic.corpora.raganato import write_raganato_key
 from wsd_classic.report.statistics import mcnemar
 from wsd_classic.scoring.sensebench import accuracy, correct_by_instance, dataset_of
 from wsd_classic.tasks import staging
-from wsd_classic.tasks.allwords import AllWordsTagger
-from wsd_classic.tasks.allwords_corpus import read_raganato_corpus
-from wsd_classic.tasks.allwords_evaluation import EvaluationSet
+from wsd_classic.tasks.allwords_evaluation import (
+    Evaluation, EvaluationSet, read_evaluation_sets, tag_each)
 from wsd_classic.tasks.lexical_sample_run import write_json_atomically
 
 BENCHMARK = "sensebench"
@@ -43,46 +40,29 @@ def p002_index(key: str, lemma: str, pos: str) -> int:
     return synsets.index(wordnet.synset_of_key(key)) + 1
 
 
-@dataclass
-class SenseBenchRun:
-    """``scores[system][dataset]``: ``{"overall": figures, "parts": {part: figures},
-    "mcnemar": {...} against the best system}``; ``speed`` in targets per second."""
-
-    scores: dict[str, dict[str, dict]]
-    speed: dict[str, float]
-    out_dir: Path
-
-
 def run(system_names: Sequence[str], datasets: Sequence[EvaluationSet], models_root: Path,
-        results_root: Path, jobs: int = 1) -> SenseBenchRun:
-    """Tag every dataset with every system, write keys, p002 indices and ``scores.json``."""
+        results_root: Path, jobs: int = 1) -> Evaluation:
+    """Tag every dataset with every system, write keys, p002 indices and ``scores.json``
+    (``scores[system][dataset]``: ``{"overall": figures, "parts": {part: figures}, "mcnemar":
+    {...} against the best system}``)."""
     out_dir = Path(results_root) / BENCHMARK
-    corpora = {dataset.name: read_raganato_corpus(dataset.data) for dataset in datasets}
-    golds = {dataset.name: read_raganato_key(dataset.gold) for dataset in datasets}
-    correct: dict[str, dict[str, dict[str, bool]]] = {}
-    speed = {}
+    corpora, golds = read_evaluation_sets(datasets)
+    correct: dict[str, dict[str, dict[str, bool]]] = {system: {} for system in system_names}
+    speed: dict[str, float] = {}
     with staging.exclusive(results_root, BENCHMARK), staging.staged_directory(out_dir) as stage:
-        for system in system_names:
-            tagger = AllWordsTagger.load(system, models_root)
-            correct[system] = {}
-            started, targets = time.perf_counter(), 0
-            for dataset in datasets:
-                corpus = corpora[dataset.name]
-                tagged = tagger.tag(corpus, jobs)
-                targets += len(tagged)
-                write_raganato_key(stage / f"{system}.{dataset.name}.key",
-                                   [(answer.instance_id, [answer.key]) for answer in tagged])
-                write_lines_atomically(stage / f"{system}.{dataset.name}.p002.jsonl", (
-                    json.dumps({"id": answer.instance_id, "key": answer.key,
-                                "index": p002_index(answer.key, target.lemma, target.pos)})
-                    for target, answer in zip(corpus.targets, tagged)))
-                correct[system][dataset.name] = correct_by_instance(
-                    golds[dataset.name], {answer.instance_id: answer.key for answer in tagged})
-            speed[system] = targets / max(time.perf_counter() - started, 1e-9)
+        for system, name, tagged in tag_each(system_names, corpora, models_root, jobs, speed):
+            write_raganato_key(stage / f"{system}.{name}.key",
+                               [(answer.instance_id, [answer.key]) for answer in tagged])
+            write_lines_atomically(stage / f"{system}.{name}.p002.jsonl", (
+                json.dumps({"id": answer.instance_id, "key": answer.key,
+                            "index": p002_index(answer.key, target.lemma, target.pos)})
+                for target, answer in zip(corpora[name].targets, tagged)))
+            correct[system][name] = correct_by_instance(
+                golds[name], {answer.instance_id: answer.key for answer in tagged})
         scores = {system: {dataset.name: figures(correct, system, dataset.name)
                            for dataset in datasets} for system in system_names}
         write_json_atomically(stage / "scores.json", scores)
-    return SenseBenchRun(scores, speed, out_dir)
+    return Evaluation(scores, speed, out_dir)
 
 
 def figures(correct: dict[str, dict[str, dict[str, bool]]], system: str, dataset: str) -> dict:
