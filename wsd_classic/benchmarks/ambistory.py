@@ -50,7 +50,7 @@ from wsd_classic.corpora.semcor import PARTS as SEMCOR_PARTS
 from wsd_classic.corpora.semcor import read_semcor
 from wsd_classic.errors import WsdError
 from wsd_classic.scoring.ambistory import (
-    RATINGS, AmbiStoryScore, prediction_lines, score_ambistory)
+    RATINGS, AmbiStoryScore, prediction_lines, score_ambistory, score_intervals)
 from wsd_classic.tasks import staging
 from wsd_classic.tasks.allwords import AllWordsTagger
 from wsd_classic.tasks.allwords_corpus import AllWordsCorpus, Sentence, Target
@@ -808,7 +808,10 @@ def _predict_and_write(splits: dict[str, FeaturizedSplit], models_root: Path,
                 json.dumps({"id": key, "rating": round(float(value), 4)})
                 for key, value in zip(ids, values)))
             if name == "dev":
+                predicted = {key: int(value) for key, value in zip(ids, integers)}
                 scores[name] = {**_score(split, integers).as_dict(),
+                                "ci95": score_intervals(predicted, {
+                                    sample.id: sample.choices for sample in split.samples}),
                                 "by_ending": by_ending(split, integers)}
         write_json_atomically(stage / "scores.json", {**scores, **extra, "params": rater.get_params()})
     return results_table(scores["dev"]) + f"\npredictions (dev, test) in {out_dir}/; the " \

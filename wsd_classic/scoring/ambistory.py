@@ -16,9 +16,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 from scipy.stats import spearmanr
 
 from wsd_classic.errors import WsdError
+from wsd_classic.report.statistics import bootstrap_interval, bootstrap_statistic_interval
 
 RATINGS = (1, 2, 3, 4, 5)
 
@@ -53,6 +55,25 @@ def score_ambistory(predictions: Mapping[str, int],
            else math.nan)
     hits = sum(within_standard_deviation(predictions[key], ratings[key]) for key in keys)
     return AmbiStoryScore(float(rho), hits / len(keys), len(keys))
+
+
+def score_intervals(predictions: Mapping[str, int], ratings: Mapping[str, Sequence[int]]
+                    ) -> dict[str, list[float]]:
+    """95% percentile bootstrap intervals of rho and of the accuracy (samples resampled)."""
+    keys = list(ratings)
+    guesses = np.array([predictions[key] for key in keys], dtype=float)
+    means = np.array([sum(ratings[key]) / len(ratings[key]) for key in keys])
+    hits = np.array([within_standard_deviation(predictions[key], ratings[key]) for key in keys],
+                    dtype=float)
+
+    def rho(indices: np.ndarray) -> float:
+        if len(set(guesses[indices])) < 2 or len(set(means[indices])) < 2:
+            return math.nan
+        return float(spearmanr(guesses[indices], means[indices]).statistic)
+
+    intervals = {"spearman": bootstrap_statistic_interval(rho, len(keys)),
+                 "accuracy": bootstrap_interval(hits)}
+    return {name: [interval.low, interval.high] for name, interval in intervals.items()}
 
 
 def read_predictions(path: str | os.PathLike) -> dict[str, int]:
