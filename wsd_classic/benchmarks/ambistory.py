@@ -761,7 +761,7 @@ def train_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
                                       "meanings": _matching_report(splits)})
     lines = [_matching_report(splits), f"chosen on dev: {params}",
              "dev figures per feature group (chosen setting): " + "; ".join(
-                 f"{name} rho {_rho(figures)} acc {figures['accuracy']:.3f}"
+                 f"{name} rho {rho_text(figures)} acc {figures['accuracy']:.3f}"
                  for name, figures in groups.items()),
              outcome, timer.summary()]
     return "\n".join(lines)
@@ -818,16 +818,16 @@ def _predict_and_write(splits: dict[str, FeaturizedSplit], models_root: Path,
         "test figures are not computed here: the data directory holds only the redacted test file"
 
 
-def _rho(figures: dict) -> str:
+def rho_text(figures: dict) -> str:
     return "n/a" if figures["spearman"] is None else f"{figures['spearman']:.3f}"
 
 
 def results_table(dev: dict) -> str:
     lines = ["AmbiStory: Spearman's rho and accuracy within SD (the task's scoring)",
              f"{'':<34}{'rho':>7}{'acc':>7}",
-             f"{'classic rater (ours), dev':<34}{_rho(dev):>7}{dev['accuracy']:>7.3f}"]
+             f"{'classic rater (ours), dev':<34}{rho_text(dev):>7}{dev['accuracy']:>7.3f}"]
     for label, figures in dev["by_ending"].items():
-        lines.append(f"{'  ' + label:<34}{_rho(figures):>7}{figures['accuracy']:>7.3f}")
+        lines.append(f"{'  ' + label:<34}{rho_text(figures):>7}{figures['accuracy']:>7.3f}")
     lines.append(f"published, {PUBLISHED_SOURCE}:")
     for system, (rho, accuracy) in PUBLISHED.items():
         lines.append(f"{system:<34}{'n/a' if rho is None else f'{rho:.3f}':>7}{accuracy:>7.3f}")
