@@ -77,8 +77,8 @@ def tiny_models(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def allwords_models(tmp_path_factory):
-    """The all-words mfs and svm trained on the miniature SemCor (tests/fixtures/allwords_semcor)
-    into a temporary models root."""
+    """The all-words mfs and svm trained on the miniature SemCor
+    (tests/fixtures/allwords_semcor) into a temporary models root."""
     from wsd_classic.tasks import allwords
 
     root = tmp_path_factory.mktemp("allwords-models")

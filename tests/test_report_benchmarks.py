@@ -17,10 +17,12 @@ def test_sensebench_report(tmp_path, capsys):
     folder = tmp_path / "sensebench"
     folder.mkdir()
     (folder / "scores.json").write_text(json.dumps({
-        "wn1": {"ALL": _sensebench_entry(0.6, "svm")}, "svm": {"ALL": _sensebench_entry(0.7, "svm")}}))
-    assert report.main(["--task", "sensebench", "--results-dir", str(tmp_path), "--format", "md"]) == 0
+        "wn1": {"ALL": _sensebench_entry(0.6, "svm")},
+        "svm": {"ALL": _sensebench_entry(0.7, "svm")}}))
+    assert report.main(["--task", "sensebench", "--results-dir", str(tmp_path),
+                        "--format", "md"]) == 0
     text = (folder / "report.md").read_text()
-    rows = [line for line in text.splitlines() if line.startswith("| svm") or line.startswith("| wn1")]
+    rows = [line for line in text.splitlines() if line.startswith(("| svm", "| wn1"))]
     assert rows == ["| svm | 70.0 [65.0, 75.0] | 70.0 [65.0, 75.0] | best |",
                     "| wn1 | 60.0 [55.0, 65.0] | 60.0 [55.0, 65.0] | 0.25 |"]
 
@@ -35,10 +37,12 @@ def test_ambistory_report(tmp_path, capsys):
     (folder / "scores.json").write_text(json.dumps({
         "dev": dev, "params": {"model": "ridge"},
         "ablation": {"all": dev, "without wsd": {"spearman": 0.39, "accuracy": 0.64}}}))
-    assert report.main(["--task", "ambistory", "--results-dir", str(tmp_path), "--format", "md"]) == 0
+    assert report.main(["--task", "ambistory", "--results-dir", str(tmp_path),
+                        "--format", "md"]) == 0
     text = (folder / "report.md").read_text()
     assert "| classic rater (ours), dev | 0.400 [0.330, 0.470] | 0.650 [0.610, 0.690] |" in text
-    assert "| dev, open-ended stories | n/a | 0.600 |" in text and "| without wsd | 0.390 | 0.640 |" in text
+    assert "| dev, open-ended stories | n/a | 0.600 |" in text
+    assert "| without wsd | 0.390 | 0.640 |" in text
     assert "GPT-4o" in text
 
 

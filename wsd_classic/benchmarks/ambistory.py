@@ -98,7 +98,8 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
 }
 # The same meaning's margins in the story's other ending (each setup is told with two endings
 # and without one): which of the two endings favours the meaning more.
-SIBLING_SOURCES = tuple(name for group in ("gloss", "lsa", "distributional") for name in FEATURE_GROUPS[group]
+SIBLING_SOURCES = tuple(name for group in ("gloss", "lsa", "distributional")
+                        for name in FEATURE_GROUPS[group]
                         if name.startswith("ending_") and name.endswith("margin"))
 FEATURE_GROUPS["siblings"] = tuple(f"{name}_over_sibling" for name in SIBLING_SOURCES)
 FEATURES = tuple(name for names in FEATURE_GROUPS.values() for name in names)
@@ -813,7 +814,8 @@ def _predict_and_write(splits: dict[str, FeaturizedSplit], models_root: Path,
                                 "ci95": score_intervals(predicted, {
                                     sample.id: sample.choices for sample in split.samples}),
                                 "by_ending": by_ending(split, integers)}
-        write_json_atomically(stage / "scores.json", {**scores, **extra, "params": rater.get_params()})
+        write_json_atomically(stage / "scores.json",
+                              {**scores, **extra, "params": rater.get_params()})
     return results_table(scores["dev"]) + f"\npredictions (dev, test) in {out_dir}/; the " \
         "test figures are not computed here: the data directory holds only the redacted test file"
 
