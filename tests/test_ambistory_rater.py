@@ -32,7 +32,14 @@ def test_meanings_find_their_synsets():
     synset, how = ambistory.meaning_synset(
         "bank", "a financial institution that takes deposits and lends the money")
     assert (synset.name(), how) == ("depository_financial_institution.n.01", "closest")
-    assert ambistory.meaning_synset("qwzxv", RIVER) == (None, "none")
+    assert ambistory.meaning_synset("qwzxv", "no gloss says this") == (None, "none")
+    synset, how = ambistory.meaning_synset("qwzxv", RIVER)
+    assert (synset.name(), how) == ("bank.n.01", "another word's")
+    synset, how = ambistory.meaning_synset(
+        "heated", "made warm or hot ('het' is a dialectal variant of 'heated')")
+    assert (synset.name(), how) == ("heated.s.01", "exact")  # WordNet writes `het'
+    synset, how = ambistory.meaning_synset("score", "twenty items of something")
+    assert how == "closest"
     assert ambistory.target_lemma("banks", ambistory.meaning_synset("bank", RIVER)[0]) == (
         "bank", "n")
 

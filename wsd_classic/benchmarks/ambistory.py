@@ -113,7 +113,17 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)]*\s+(?=[\"'\u201c\u2018
 # --- meanings ----------------------------------------------------------------------------------
 
 def _normalised(text: str) -> str:
-    return " ".join(text.lower().replace(";", " ; ").split()).strip(" .")
+    """A definition as compared: case, spacing, final dot and WordNet's `quotes' aside."""
+    text = text.lower().replace("`", "'").replace(";", " ; ")
+    return " ".join(text.split()).strip(" .")
+
+
+@functools.lru_cache(maxsize=1)
+def _synsets_by_definition() -> dict[str, list]:
+    index: dict[str, list] = defaultdict(list)
+    for synset in wordnet.wordnet().all_synsets():
+        index[_normalised(synset.definition())].append(synset)
+    return index
 
 
 def _content_words(text: str) -> set[str]:
@@ -130,14 +140,19 @@ def homonym_synsets(homonym: str) -> tuple:
 @functools.lru_cache(maxsize=None)
 def meaning_synset(homonym: str, definition: str):
     """``(synset, how)``: ``how`` is ``exact`` (one synset of the homonym has this definition),
-    ``first of several`` (several have it: the first in WordNet's order), ``closest`` (none has
-    it: the one whose definition shares most content words with it) or ``none`` (the homonym
-    has no synset)."""
+    ``first of several`` (several have it: the first in WordNet's order), ``another word's``
+    (none has it, but a synset of another word has: the dataset names a relative of that word,
+    ``foundational`` for ``foundation``; the first such synset), ``closest`` (no synset has it:
+    the homonym's whose definition shares most content words with it) or ``none`` (nothing
+    matches and the homonym has no synset)."""
     synsets = homonym_synsets(homonym)
     wanted = _normalised(definition)
     exact = [synset for synset in synsets if _normalised(synset.definition()) == wanted]
     if exact:
         return exact[0], "exact" if len(exact) == 1 else "first of several"
+    elsewhere = _synsets_by_definition().get(wanted)
+    if elsewhere:
+        return elsewhere[0], "another word's"
     if not synsets:
         return None, "none"
     words = _content_words(definition)
