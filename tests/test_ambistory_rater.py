@@ -165,3 +165,12 @@ def test_evaluate_without_a_trained_rater_is_a_one_line_error(tiny_world, capsys
                             str(models), "--out-dir", str(results)])
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1 and "bin/train --task ambistory" in err
+
+
+def test_train_without_the_semcor_svm_is_a_one_line_error(tiny_world, capsys):
+    data, models, results = tiny_world
+    shutil.rmtree(models / "semcor")
+    assert train.main(["--task", "ambistory", "--data-dir", str(data), "--models-dir",
+                       str(models), "--out-dir", str(results)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bin/train --task semcor" in err

@@ -41,7 +41,7 @@ from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.preprocessing import StandardScaler
 from tqdm import tqdm
 
-from wsd_classic import wordnet
+from wsd_classic import modelstore, wordnet
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.ambistory import AmbiStorySample, read_ambistory
 from wsd_classic.corpora.keys import write_lines_atomically
@@ -52,6 +52,7 @@ from wsd_classic.errors import WsdError
 from wsd_classic.scoring.ambistory import (
     RATINGS, AmbiStoryScore, prediction_lines, score_ambistory, score_intervals)
 from wsd_classic.tasks import staging
+from wsd_classic.tasks.allwords import TASK as ALL_WORDS_TASK
 from wsd_classic.tasks.allwords import AllWordsTagger
 from wsd_classic.tasks.allwords_corpus import AllWordsCorpus, Sentence, Target
 from wsd_classic.tasks.lexical_sample_run import write_json_atomically
@@ -750,6 +751,10 @@ def model_paths(models_root: Path) -> tuple[Path, Path, Path]:
 def train_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
     """``bin/train --task ambistory``: featurize the three files, choose the rater on dev,
     record the ablation, save the rater and write the predictions; returns the report."""
+    svm_path = modelstore.model_path(models_root, ALL_WORDS_TASK, WSD_SYSTEM)
+    if not svm_path.is_file():  # said before minutes of word spaces, not after
+        raise WsdError(f"no all-words {WSD_SYSTEM}: run bin/train --task {ALL_WORDS_TASK} first",
+                       svm_path)
     timer = StageTimer()
     with timer.stage("word spaces"):
         spaces = build_spaces(data_dir)
