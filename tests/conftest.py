@@ -86,3 +86,16 @@ def write_report_lines(config, lines: list[str]) -> None:
         reporter.write_line("")
         for line in lines:
             reporter.write_line(line)
+
+
+@pytest.fixture(scope="session")
+def allwords_models(tmp_path_factory):
+    """The all-words mfs and svm trained on the miniature SemCor
+    (tests/fixtures/allwords_semcor) into a temporary models root."""
+    from wsd_classic.tasks import allwords
+
+    root = tmp_path_factory.mktemp("allwords-models")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+        allwords.train_semcor(FIXTURES / "allwords_semcor", ["mfs", "svm"], root)
+    return root

@@ -1,7 +1,7 @@
 """``bin/report``: the comparison table with confidence intervals, significance tests, calibration
 and pictures, from saved results (nothing is retrained).
 
-    bin/report [--task senseval2-ls|semcor|NAME] [--format html|md] [--out DIR]
+    bin/report [--task senseval2-ls|semcor|sensebench|ambistory|NAME] [--format html|md] [--out DIR]
                [--results-dir DIR] [--data-dir DIR] [--key FILE] [--sensemap FILE]
                [--training FILE]
 
@@ -28,7 +28,8 @@ def parse_args(argv):
     default = catalogue.of_kind(catalogue.LEXICAL_SAMPLE)[0]
     parser.add_argument("--task", default=default,
                         help=f"a registered task ({', '.join(catalogue.TASKS)}; default "
-                             f"{default}), or the results folder name of a bin/train --train run")
+                             f"{default}), a benchmark (sensebench, ambistory), or the results "
+                             "folder name of a bin/train --train run")
     parser.add_argument("--format", choices=("html", "md"), default="html",
                         help="html (one self-contained file, the default) or md (Markdown with "
                              "PNG files beside it)")
@@ -89,13 +90,16 @@ def write_report(document, out_dir: Path, output_format: str) -> Path:
 def main(argv=None):
     args = parse_args(argv)
     # Imported here so that --help and option errors answer at once, without matplotlib/SciPy.
-    from wsd_classic.report import allwords, compose, lexsample
+    from wsd_classic.report import allwords, benchmarks, compose, lexsample
 
     timer = StageTimer()
     task_dir = settings.results_dir(args.results_dir) / args.task
     summary = []
     task = catalogue.TASKS.get(args.task)
-    if task is not None and task.kind == catalogue.ALL_WORDS:
+    if args.task in benchmarks.BENCHMARKS:
+        with timer.stage("read"):
+            document = benchmarks.document(args.task, task_dir)
+    elif task is not None and task.kind == catalogue.ALL_WORDS:
         with timer.stage("score"):
             document = compose.all_words_document(allwords.load(task_dir, args.data_dir))
     else:

@@ -7,6 +7,8 @@
     bin/train ... --learning-curve [FRACTIONS]   (instead: accuracy vs. share of training data)
     bin/train --task semcor [--systems mfs,wn1,svm,dlist] [--data-dir DIR] [--models-dir DIR]
               [--jobs N]   (all-words models; bin/evaluate scores them)
+    bin/train --task ambistory [--data-dir DIR] [--models-dir DIR] [--out-dir DIR]
+              (AmbiStory plausibility rater, on the SemCor svm of --task semcor)
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import argparse
 from pathlib import Path
 
 from wsd_classic import settings
+from wsd_classic.benchmarks import ambistory
 from wsd_classic.cli import entry_point
 from wsd_classic.cli.options import add_location_options
 from wsd_classic.errors import WsdError
@@ -73,9 +76,13 @@ def main(argv=None):
     if not chosen:
         raise WsdError("--systems names no system")
     models_root = settings.models_dir(args.models_dir)
+    if task.kind != catalogue.LEXICAL_SAMPLE and args.learning_curve is not None:
+        raise WsdError(f"--learning-curve is for lexical samples, not --task {task.name}")
+    if task.kind == catalogue.PLAUSIBILITY:
+        print(ambistory.train_job(args.data_dir, models_root, settings.results_dir(args.out_dir),
+                                  args.jobs))
+        return
     if task.kind == catalogue.ALL_WORDS:
-        if args.learning_curve is not None:
-            raise WsdError(f"--learning-curve is for lexical samples, not --task {task.name}")
         print(allwords.train_all_words(task, chosen, models_root, args.data_dir, args.jobs))
         return
     run = lexical_sample_run.TaskRun.of(task, args.data_dir)

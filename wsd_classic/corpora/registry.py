@@ -96,8 +96,10 @@ RAGANATO_SHA256 = {
                     "3dcedb0b9bed2906c3651d089236801c5353198ba6eda0575f864e3d18ee81cc"),
     "semeval2015": ("e0804170a39fac9d0da6c707b0b974d493a385743557a40626abf36609372650",
                     "3a15c65607f27efb3846a71a303b21d0916b5bb527348bf27f526d6770301eaf"),
-    # No copy seen at all: used unverified.
-    "ALL": (None, None),
+    # The team's shared copy (data README), whose five parts' instances are those of the five
+    # sets hashed above with ids prefixed by the set's name.
+    "ALL": ("27a9da01b6d4a1e4dc7c76d15148a38eaa56cc0df371cae4416d04e541b6fe36",
+            "0bf2ffc38f572587c72b59ea928da676423b99b5a54bd1a83eb4848b517d3170"),
 }
 # lexEN's release manifest (data/lexen-v1/dataset.json) at this commit lists exactly the hashes
 # registered below, so the files are fetched from that commit, never from a moving branch.
@@ -145,6 +147,20 @@ DATASETS: dict[str, Dataset] = {dataset.name: dataset for dataset in (
                         "74c56d3b925474fc1784fb3922d9faab147931d51d0c2ac3a74fef219044b5c0"),),
     ),
     *(_raganato(name, *hashes) for name, hashes in RAGANATO_SHA256.items()),
+    Dataset(
+        "ambistory", "ambistory",
+        "AmbiStory (Gehring & Roth 2025), the data of SemEval-2026 Task 5: the public repository "
+        "github.com/Janosch-Gehring/ambistory (train.json, dev.json, and test_(redacted).json "
+        "saved as test_redacted.json)",
+        files=(
+            DataFile("train.json",
+                     "7b3207fa81513027d39193a9a601fba6f886323a893661eb3a94c14f432bbf60"),
+            DataFile("dev.json",
+                     "a3110b61fd20a37caac2ed56fe0a7b0d17ce29d34b156ce65cc2396d5bda705a"),
+            DataFile("test_redacted.json",
+                     "2b37783071869c1320bd45473705fc9238956602764308d9611c94eb82ad7f5c"),
+        ),
+    ),
     _raganato(
         "lexen-v1", "a4ac671f62b9637e9d7e2e03c9c7f65a82c00d859ef6039738d04760f0c9fac4",
         "6f7ed4ba21a06bd62ffd4e579dba1521d1f9c0686131476eb9200e66ed427801",

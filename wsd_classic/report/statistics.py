@@ -5,7 +5,7 @@ intervals and tests are about exactly the figures in the table.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,6 +45,21 @@ def bootstrap_interval(scores: Sequence[float], resamples: int = BOOTSTRAP_RESAM
         return Interval(0.0, 0.0)
     (sums,) = _resampled_sums([scores], resamples, seed)
     return _percentile_interval(sums / len(scores), confidence)
+
+
+def bootstrap_statistic_interval(statistic: Callable[[np.ndarray], float], count: int,
+                                 resamples: int = BOOTSTRAP_RESAMPLES,
+                                 seed: int = BOOTSTRAP_SEED,
+                                 confidence: float = CONFIDENCE) -> Interval:
+    """Percentile bootstrap interval of any ``statistic`` of ``count`` instances, which it gets
+    as the indices of a resample (drawn as ``_resampled_sums`` draws them); resamples where it
+    is undefined (NaN, such as a correlation of constant values) are left out."""
+    if count == 0:
+        return Interval(0.0, 0.0)
+    indices = np.random.default_rng(seed).integers(0, count, size=(resamples, count))
+    values = np.array([statistic(row) for row in indices], dtype=float)
+    values = values[~np.isnan(values)]
+    return _percentile_interval(values, confidence) if len(values) else Interval(0.0, 0.0)
 
 
 def bootstrap_f1_interval(credit: Sequence[float], answered: Sequence[float],

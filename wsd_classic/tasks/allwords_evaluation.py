@@ -12,6 +12,7 @@ swapped in only once complete.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,9 +21,9 @@ from wsd_classic.corpora import registry
 from wsd_classic.corpora.raganato import read_raganato_key, write_raganato_key
 from wsd_classic.errors import WsdError
 from wsd_classic.scoring.raganato import score_raganato
+from wsd_classic.corpora.allwords import AllWordsCorpus, read_raganato_corpus
 from wsd_classic.tasks import catalogue, staging
-from wsd_classic.tasks.allwords import AllWordsTagger
-from wsd_classic.corpora.allwords import read_raganato_corpus
+from wsd_classic.tasks.allwords import AllWordsTagger, TaggedInstance
 from wsd_classic.tasks.catalogue import Task
 from wsd_classic.tasks.staging import previous_scores
 
@@ -80,30 +81,46 @@ def evaluate(system_names: list[str], datasets: list[EvaluationSet], models_root
              results_root: Path, jobs: int = 1, task: Task = catalogue.SEMCOR) -> Evaluation:
     """Tag every dataset with every system, write the key files and ``scores.json``."""
     out_dir = Path(results_root) / task.name
-    corpora = {dataset.name: read_raganato_corpus(dataset.data) for dataset in datasets}
-    golds = {dataset.name: read_raganato_key(dataset.gold) for dataset in datasets}
-    scores: dict[str, dict[str, dict]] = {}
-    speed = {}
+    corpora, golds = read_evaluation_sets(datasets)
+    scores: dict[str, dict[str, dict]] = {system: {} for system in system_names}
+    speed: dict[str, float] = {}
     with staging.exclusive(results_root, task.name), staging.staged_directory(out_dir) as stage:
-        for system in system_names:
-            tagger = AllWordsTagger.load(system, models_root, task)
-            scores[system] = {}
-            started, targets = time.perf_counter(), 0
-            for dataset in datasets:
-                tagged = tagger.tag(corpora[dataset.name], jobs)
-                targets += len(tagged)
-                write_raganato_key(stage / f"{system}.{dataset.name}.key",
-                                   [(answer.instance_id, [answer.key]) for answer in tagged])
-                result = score_raganato(golds[dataset.name],
-                                        {answer.instance_id: [answer.key] for answer in tagged})
-                scores[system][dataset.name] = {
-                    "precision": result.precision, "recall": result.recall, "f1": result.f1,
-                    "correct": result.correct, "answered": result.answered,
-                    "instances": result.instances}
-            speed[system] = targets / max(time.perf_counter() - started, 1e-9)
+        for system, name, tagged in tag_each(system_names, corpora, models_root, jobs, speed,
+                                             task):
+            write_raganato_key(stage / f"{system}.{name}.key",
+                               [(answer.instance_id, [answer.key]) for answer in tagged])
+            result = score_raganato(golds[name],
+                                    {answer.instance_id: [answer.key] for answer in tagged})
+            scores[system][name] = {
+                "precision": result.precision, "recall": result.recall, "f1": result.f1,
+                "correct": result.correct, "answered": result.answered,
+                "instances": result.instances}
         write_json_atomically(stage / "scores.json",
                               merged_scores(previous_scores(stage / "scores.json"), scores))
     return Evaluation(scores, speed, out_dir)
+
+
+def read_evaluation_sets(datasets: Iterable[EvaluationSet]
+                         ) -> tuple[dict[str, AllWordsCorpus], dict[str, dict]]:
+    """Each dataset's corpus and gold keys, by its name."""
+    datasets = list(datasets)
+    return ({dataset.name: read_raganato_corpus(dataset.data) for dataset in datasets},
+            {dataset.name: read_raganato_key(dataset.gold) for dataset in datasets})
+
+
+def tag_each(system_names: Iterable[str], corpora: dict[str, AllWordsCorpus], models_root: Path,
+             jobs: int, speed: dict[str, float], task: Task = catalogue.SEMCOR
+             ) -> Iterator[tuple[str, str, list[TaggedInstance]]]:
+    """``(system, corpus name, answers)`` for every system and corpus, each system loaded once;
+    ``speed`` receives each system's targets per second (handling its answers included)."""
+    for system in system_names:
+        tagger = AllWordsTagger.load(system, models_root, task)
+        started, targets = time.perf_counter(), 0
+        for name, corpus in corpora.items():
+            tagged = tagger.tag(corpus, jobs)
+            targets += len(tagged)
+            yield system, name, tagged
+        speed[system] = targets / max(time.perf_counter() - started, 1e-9)
 
 
 def merged_scores(previous: dict, new: dict) -> dict:

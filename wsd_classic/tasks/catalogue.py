@@ -21,6 +21,9 @@ from wsd_classic.features.featurizer import ContextRule
 # phrasal-verb filter); in all-words, every content word, choosing among the WordNet 3.0 senses of
 # its lemma for its part of speech (``tasks.engine.decide``).
 LEXICAL_SAMPLE, ALL_WORDS = "lexical-sample", "all-words"
+# A plausibility benchmark rates how well a given meaning of a word fits a story, reading the
+# all-words svm's sense distribution with the whole story as context (``benchmarks``).
+PLAUSIBILITY = "plausibility"
 
 
 @dataclass(frozen=True)
@@ -133,3 +136,10 @@ def parse_split(ratio: str) -> tuple[int, int]:
     if len(parts) != 2 or min(parts) < 1:
         raise WsdError(f"--split {ratio!r}: expected TRAIN:TEST parts such as 2:1")
     return parts
+
+
+# SemEval-2026 Task 5: a rater fitted on AmbiStory's train, chosen on dev; the story is one
+# document, and the svm's bag of words reads up to 10 of its sentences on each side of the
+# homonym's: more than any story has.
+AMBISTORY = register(Task("ambistory", PLAUSIBILITY, ("svm",), ContextRule(sentences=10),
+                          dataset="ambistory"))

@@ -1,0 +1,176 @@
+"""The AmbiStory rater: meanings to synsets, the story as an all-words document, the features,
+the estimator, and ``bin/train --task ambistory`` / ``bin/evaluate --benchmark ambistory`` on
+hand-written stories about a bank (tests/fixtures/ambistory) with tiny models."""
+from __future__ import annotations
+
+import json
+import shutil
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from wsd_classic.benchmarks import ambistory
+from wsd_classic.cli import evaluate, train
+from wsd_classic.corpora import registry
+from wsd_classic.corpora.ambistory import AmbiStorySample, read_ambistory
+from wsd_classic.scoring.ambistory import read_predictions
+
+pytestmark = [pytest.mark.filterwarnings("ignore:The multilingual functions are not available"),
+              pytest.mark.filterwarnings("ignore::wsd_classic.corpora.registry."
+                                         "UnverifiedDataWarning")]
+
+FIXTURES = Path(__file__).parent / "fixtures"
+STORIES = FIXTURES / "ambistory"
+RIVER = "sloping land (especially the slope beside a body of water)"
+
+
+def test_meanings_find_their_synsets():
+    assert ambistory.meaning_synset("bank", RIVER)[0].name() == "bank.n.01"
+    assert ambistory.meaning_synset("banks", RIVER + " ")[1] == "exact"
+    synset, how = ambistory.meaning_synset(
+        "bank", "a financial institution that takes deposits and lends the money")
+    assert (synset.name(), how) == ("depository_financial_institution.n.01", "closest")
+    assert ambistory.meaning_synset("qwzxv", "no gloss says this") == (None, "none")
+    synset, how = ambistory.meaning_synset("qwzxv", RIVER)
+    assert (synset.name(), how) == ("bank.n.01", "another word's")
+    synset, how = ambistory.meaning_synset(
+        "heated", "made warm or hot ('het' is a dialectal variant of 'heated')")
+    assert (synset.name(), how) == ("heated.s.01", "exact")  # WordNet writes `het'
+    synset, how = ambistory.meaning_synset("score", "twenty items of something")
+    assert how == "closest"
+    assert ambistory.target_lemma("banks", ambistory.meaning_synset("bank", RIVER)[0]) == (
+        "bank", "n")
+
+
+def test_story_sentences_words_and_target():
+    assert ambistory.sentences_of('He left. "Why?" she asked. Then, at 5 p.m. Mr. X came.') == [
+        "He left.", '"Why?" she asked.', "Then, at 5 p.m. Mr. X came."]
+    words = ambistory.words_of("They walked to the banks, didn't they?")
+    assert words == ("They", "walked", "to", "the", "banks", ",", "didn't", "they", "?")
+    assert ambistory.target_position(words, "banks", "bank", "n") == 4
+    assert ambistory.target_position(words, "bank", "bank", "n") == 4  # by its lemma
+    assert ambistory.target_position(words, "shore", "shore", "n") is None
+
+
+def test_story_corpus_holds_each_story_once_as_one_document():
+    target = ambistory.StoryTarget("bank", "It rained. We waited.", "We saw the bank.",
+                                   "It was muddy.", "bank", "n")
+    setup_only = ambistory.StoryTarget("bank", "It rained. We waited.", "We saw the bank.", "",
+                                       "bank", "n")
+    corpus, ids = ambistory.story_corpus([target, setup_only, target])
+    assert [sentence.document for sentence in corpus.sentences] == ["story0"] * 4 + ["story1"] * 3
+    assert [(t.sentence, t.token, t.lexelt) for t in corpus.targets] == [(2, 3, "bank.n"),
+                                                                         (6, 3, "bank.n")]
+    assert set(ids) == {target, setup_only}
+
+
+def _sample(key, meaning, ending):
+    return AmbiStorySample(key, "bank", meaning, "Pre.", "The bank.", ending, "", (3, 3))
+
+
+def test_partners_and_siblings():
+    samples = [_sample("0", "a", ""), _sample("1", "b", ""), _sample("2", "a", "E1."),
+               _sample("3", "a", "E2.")]
+    partners = ambistory.other_meanings(samples)
+    assert partners["0"].id == "1" and partners["1"].id == "0" and partners["3"].id == "1"
+    rows = [{name: 0.0 for name in ambistory.SIBLING_SOURCES} for _ in samples]
+    source = ambistory.SIBLING_SOURCES[0]
+    rows[2][source], rows[3][source] = 0.5, 0.125
+    ambistory._add_sibling_features(samples, rows)
+    assert [row[f"{source}_over_sibling"] for row in rows] == [0.0, 0.0, 0.375, -0.375]
+
+
+def test_integers_round_or_follow_the_training_shares():
+    values = np.array([0.2, 2.4, 2.6, 3.0, 5.7])
+    assert ambistory.as_integers(values, "round", None).tolist() == [1, 2, 3, 3, 5]
+    shares = np.array([0.2, 0.2, 0.2, 0.2, 0.2])
+    assert ambistory.as_integers(values[::-1], "quantiles", shares).tolist() == [5, 4, 3, 2, 1]
+    with pytest.raises(ValueError):
+        ambistory.as_integers(values, "floor", shares)
+
+
+def test_rater_learns_from_the_kept_groups_only():
+    rng = np.random.default_rng(0)
+    matrix = rng.normal(size=(200, len(ambistory.FEATURES)))
+    signal = ambistory.FEATURES.index(ambistory.FEATURE_GROUPS["siblings"][0])
+    ratings = np.clip(3 + matrix[:, signal], 1, 5)
+    for model in ("ridge", "boosting", "ordinal"):
+        rater = ambistory.PlausibilityRater(model=model).fit(matrix, ratings)
+        predicted = rater.predict(matrix)
+        assert np.corrcoef(predicted, ratings)[0, 1] > 0.8, model
+        assert set(rater.predict_ratings(matrix)) <= {1, 2, 3, 4, 5}
+    blind = ambistory.PlausibilityRater(model="ridge", groups=("wsd",)).fit(matrix, ratings)
+    assert abs(np.corrcoef(blind.predict(matrix), ratings)[0, 1]) < 0.3
+
+
+def test_running_text_space_puts_company_close():
+    documents = [["river", "water", "shore"], ["money", "loan", "deposit"]] * 20
+    space = ambistory.running_text_space(documents, window=2, min_count=1)
+    river, water, loan = (space.vectors[space.index[word]] for word in ("river", "water", "loan"))
+    assert river @ water > river @ loan
+
+
+@pytest.fixture
+def tiny_world(tmp_path, monkeypatch, allwords_models):
+    """The fixture stories registered unhashed in a data dir, and word spaces and IDF from a few
+    sentences instead of WordNet, SemCor and SENSEVAL-2 (which take minutes)."""
+    monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path / "cache"))
+    data = tmp_path / "data"
+    shutil.copytree(STORIES, data / "ambistory")
+    monkeypatch.setitem(registry.DATASETS, "ambistory", registry.Dataset(
+        "ambistory", "ambistory", "the test fixtures",
+        tuple(registry.DataFile(name, None) for name in ambistory.SPLITS.values())))
+    texts = ["the river water rose over the muddy grassy slope where ducks swim",
+             "the clerk counted the money deposit loan account check at the counter"] * 10
+    monkeypatch.setattr(ambistory, "build_spaces", lambda data_dir: {
+        name: ambistory.running_text_space([ambistory.stems(text) for text in texts], 3, 1)
+        for name in ambistory.SPACES})
+    monkeypatch.setattr(ambistory, "inverse_document_frequency",
+                        lambda: defaultdict(lambda: 1.0))
+    models = tmp_path / "models"
+    shutil.copytree(allwords_models, models)
+    return data, models, tmp_path / "results"
+
+
+def test_train_and_evaluate_write_complete_predictions(tiny_world, capsys):
+    data, models, results = tiny_world
+    assert train.main(["--task", "ambistory", "--data-dir", str(data), "--models-dir",
+                       str(models), "--out-dir", str(results)]) == 0
+    out = capsys.readouterr().out
+    assert "chosen on dev" in out and "GPT-4o" in out and "open-ended" in out
+    assert "judged meanings to WordNet 3.0 synsets: train 12 exact" in out
+    written = {}
+    for split, filename in (("dev", "dev.json"), ("test", "test_redacted.json")):
+        predictions = read_predictions(results / "ambistory" / f"{split}.predictions.jsonl")
+        assert list(predictions) == [sample.id for sample in read_ambistory(data / "ambistory" /
+                                                                           filename)]
+        written[split] = predictions
+    scores = json.loads((results / "ambistory" / "scores.json").read_text())
+    assert scores["dev"]["samples"] == 6 and set(scores["dev"]["by_ending"]) == {
+        "open-ended", "ended"}
+    assert {"all", "without siblings", "only wsd"} <= set(scores["ablation"])
+    shutil.rmtree(results)
+    assert evaluate.main(["--benchmark", "ambistory", "--data-dir", str(data), "--models-dir",
+                          str(models), "--out-dir", str(results)]) == 0
+    for split in written:  # the saved rater gives the same predictions
+        assert read_predictions(results / "ambistory" / f"{split}.predictions.jsonl") == \
+            written[split]
+
+
+def test_evaluate_without_a_trained_rater_is_a_one_line_error(tiny_world, capsys):
+    data, models, results = tiny_world
+    status = evaluate.main(["--benchmark", "ambistory", "--data-dir", str(data), "--models-dir",
+                            str(models), "--out-dir", str(results)])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and "bin/train --task ambistory" in err
+
+
+def test_train_without_the_semcor_svm_is_a_one_line_error(tiny_world, capsys):
+    data, models, results = tiny_world
+    shutil.rmtree(models / "semcor")
+    assert train.main(["--task", "ambistory", "--data-dir", str(data), "--models-dir",
+                       str(models), "--out-dir", str(results)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bin/train --task semcor" in err

@@ -1,0 +1,868 @@
+"""AmbiStory (SemEval-2026 Task 5): rate 1-5 how plausible a meaning of a homonym is in a story.
+
+The classic way, in three steps:
+
+1. **Meaning to synset.** ``judged_meaning`` is a WordNet 3.0 definition: it names the synset of
+   the homonym whose definition it is (``meaning_synset``); a definition no synset of the
+   homonym has exactly gets the synset whose definition shares the most words with it.
+2. **Features** of each sample against the other meaning rated in the same story
+   (``FEATURE_GROUPS``): ``wsd``, the all-words svm's sense distribution of the homonym with the
+   whole story as context, and with the story's setup alone; ``gloss``, TF-IDF similarity of the
+   precontext, the sentence and the ending with the meaning's definition, its examples (WordNet's
+   and the sample's ``example_sentence``) and its related synsets, against the other meaning's;
+   ``frequency``, the meaning's SemCor count and WordNet rank; ``ending``, whether the story has
+   one.
+3. **A regressor** (``PlausibilityRater``, scikit-learn conventions) fitted on train to the mean
+   rating, chosen on dev among a few models and two ways of making integers of its output.
+
+The whole-story distribution comes from the SemCor-trained ``svm`` of ``bin/train --task
+semcor`` reading the story as one all-words document (its bag of words spans the story, its local
+features the target's sentence), rather than from a model trained on AmbiStory: the stories'
+homonyms are disjoint between train, dev and test, so a dedicated per-homonym model would have
+nothing to learn for the test set, while SemCor knows all of them.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.ensemble import HistGradientBoostingRegressor
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.preprocessing import StandardScaler
+from tqdm import tqdm
+
+from wsd_classic import modelstore, wordnet
+from wsd_classic.corpora import registry
+from wsd_classic.corpora.ambistory import AmbiStorySample, read_ambistory
+from wsd_classic.atomic import write_json_atomically, write_lines_atomically
+from wsd_classic.corpora.allwords import AllWordsCorpus, Sentence, Target
+from wsd_classic.corpora.lexsample import read_lexical_sample
+from wsd_classic.corpora.semcor import PARTS as SEMCOR_PARTS
+from wsd_classic.corpora.semcor import read_semcor
+from wsd_classic.errors import WsdError
+from wsd_classic.scoring.ambistory import (
+    RATINGS, AmbiStoryScore, prediction_lines, score_ambistory, score_intervals)
+from wsd_classic.features.featurizer import Featurizer
+from wsd_classic.tasks import catalogue, staging
+from wsd_classic.tasks.allwords import AllWordsTagger
+from wsd_classic.tasks.timing import StageTimer
+
+TASK = catalogue.AMBISTORY
+BENCHMARK = TASK.name
+DATASET = TASK.dataset  # its name in corpora.registry
+ALL_WORDS_TASK = catalogue.SEMCOR.name
+SPLITS = {"train": "train.json", "dev": "dev.json", "test": "test_redacted.json"}
+WSD_SYSTEM = "svm"
+# The word spaces: dimensions, and for the distributional one the window (content words on each
+# side) and the least count of a stem; the usual values, not tuned.
+SPACE_DIMENSIONS = 300
+COOCCURRENCE_WINDOW = 5
+SPACE_MIN_COUNT = 5
+SPACES = ("lsa", "ppmi")
+SEMCOR_DATASET = catalogue.SEMCOR.dataset
+SENSEVAL2_DATASET = catalogue.SENSEVAL2_LS.dataset
+SENSEVAL2_FILES = (catalogue.SENSEVAL2_LS.files.train, catalogue.SENSEVAL2_LS.files.test)
+# The published test rows of Gehring & Roth (2025), Table 3 (Spearman, accuracy within SD).
+PUBLISHED = {"random": (0.000, 0.454), "majority (always 4)": (None, 0.558),
+             "Llama-3-8B 0-shot": (0.462, 0.663), "GPT-4o": (0.756, 0.755),
+             "humans": (0.834, 0.892)}
+PUBLISHED_SOURCE = "Gehring & Roth 2025, Table 3, test set"
+
+FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
+    "wsd": ("wsd_story", "wsd_story_other", "wsd_story_margin", "wsd_setup", "wsd_setup_margin",
+            "wsd_shift"),
+    "gloss": tuple(f"{part}_{signature}_{which}"
+                   for part in ("precontext", "sentence", "ending")
+                   for signature in ("definition", "examples", "related")
+                   for which in ("similarity", "margin")),
+    "lsa": tuple(f"{part}_{signature}_lsa_{which}"
+                 for part in ("precontext", "sentence", "ending")
+                 for signature in ("own", "related")
+                 for which in ("similarity", "margin")),
+    "distributional": tuple(f"{part}_{signature}_ppmi_{which}"
+                            for part in ("precontext", "sentence", "ending")
+                            for signature in ("own", "related")
+                            for which in ("similarity", "margin")),
+    "frequency": ("log_count", "count_share", "rank", "other_rank"),
+    "ending": ("has_ending",),
+}
+# The same meaning's margins in the story's other ending (each setup is told with two endings
+# and without one): which of the two endings favours the meaning more.
+SIBLING_SOURCES = tuple(name for group in ("gloss", "lsa", "distributional")
+                        for name in FEATURE_GROUPS[group]
+                        if name.startswith("ending_") and name.endswith("margin"))
+FEATURE_GROUPS["siblings"] = tuple(f"{name}_over_sibling" for name in SIBLING_SOURCES)
+FEATURES = tuple(name for names in FEATURE_GROUPS.values() for name in names)
+
+_WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*|[^\w\s]")
+_ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "vs", "etc", "a.m", "p.m",
+                  "e.g", "i.e"}
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)]*\s+(?=[\"'\u201c\u2018(]?[A-Z0-9])")
+
+
+# --- meanings ----------------------------------------------------------------------------------
+
+def _normalised(text: str) -> str:
+    """A definition as compared: case, spacing, final dot and WordNet's `quotes' aside."""
+    text = text.lower().replace("`", "'").replace(";", " ; ")
+    return " ".join(text.split()).strip(" .")
+
+
+@functools.lru_cache(maxsize=1)
+def _synsets_by_definition() -> dict[str, list]:
+    index: dict[str, list] = defaultdict(list)
+    for synset in wordnet.wordnet().all_synsets():
+        index[_normalised(synset.definition())].append(synset)
+    return index
+
+
+def _content_words(text: str) -> set[str]:
+    return {word.lower() for word in _WORD.findall(text)
+            if word[0].isalnum() and word.lower() not in ENGLISH_STOP_WORDS}
+
+
+@functools.lru_cache(maxsize=None)
+def homonym_synsets(homonym: str) -> tuple:
+    """The homonym's synsets, all parts of speech, in WordNet's order."""
+    return tuple(wordnet.wordnet().synsets("_".join(homonym.lower().split())))
+
+
+@functools.lru_cache(maxsize=None)
+def meaning_synset(homonym: str, definition: str):
+    """``(synset, how)``: ``how`` is ``exact`` (one synset of the homonym has this definition),
+    ``first of several`` (several have it: the first in WordNet's order), ``another word's``
+    (none has it, but a synset of another word has: the dataset names a relative of that word,
+    ``foundational`` for ``foundation``; the first such synset), ``closest`` (no synset has it:
+    the homonym's whose definition shares most content words with it) or ``none`` (nothing
+    matches and the homonym has no synset)."""
+    synsets = homonym_synsets(homonym)
+    wanted = _normalised(definition)
+    exact = [synset for synset in synsets if _normalised(synset.definition()) == wanted]
+    if exact:
+        return exact[0], "exact" if len(exact) == 1 else "first of several"
+    elsewhere = _synsets_by_definition().get(wanted)
+    if elsewhere:
+        return elsewhere[0], "another word's"
+    if not synsets:
+        return None, "none"
+    words = _content_words(definition)
+
+    def overlap(synset) -> float:
+        other = _content_words(synset.definition())
+        return len(words & other) / max(1, len(words | other))
+
+    return max(synsets, key=overlap), "closest"
+
+
+def target_lemma(homonym: str, synset) -> tuple[str, str]:
+    """The lemma (as WordNet spells it) and part of speech of the homonym in ``synset``."""
+    pos = "a" if synset.pos() == "s" else synset.pos()
+    spelt = "_".join(homonym.lower().split())
+    forms = {spelt, *(wordnet.wordnet()._morphy(spelt, synset.pos()) or ())}
+    for lemma in synset.lemmas():
+        if lemma.name().lower() in forms:
+            return lemma.name().lower(), pos
+    return synset.lemmas()[0].name().lower(), pos
+
+
+# --- the story as an all-words document ----------------------------------------------------------
+
+def sentences_of(text: str) -> list[str]:
+    """The sentences of a story part: split after ``.``, ``!`` or ``?`` before a capital, except
+    after an initial or a common abbreviation (``Mr.``, ``p.m.``)."""
+    sentences: list[str] = []
+    for part in _SENTENCE_END.split(text.strip()):
+        if not part.strip():
+            continue
+        last = sentences[-1].split()[-1].lower().rstrip(".") if sentences else ""
+        if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
+            sentences[-1] += " " + part
+        else:
+            sentences.append(part)
+    return sentences
+
+
+def words_of(sentence: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(sentence))
+
+
+def target_position(words: Sequence[str], homonym: str, lemma: str, pos: str) -> int | None:
+    """Where the homonym stands in the sentence: its spelling, else a form of its lemma."""
+    spelt = homonym.lower()
+    for index, word in enumerate(words):
+        if word.lower() == spelt:
+            return index
+    for index, word in enumerate(words):
+        if lemma in (word.lower(), *wordnet.wordnet()._morphy(word.lower(), pos)):
+            return index
+    return None
+
+
+@dataclass(frozen=True)
+class StoryTarget:
+    """One all-words target: the homonym as ``lemma.pos`` in a story (``ending`` may be '')."""
+
+    homonym: str
+    precontext: str
+    sentence: str
+    ending: str
+    lemma: str
+    pos: str
+
+
+def story_corpus(targets: Sequence[StoryTarget]) -> tuple[AllWordsCorpus, dict[StoryTarget, str]]:
+    """Each story one document of sentences; the target ids of those whose homonym was found."""
+    sentences: list[Sentence] = []
+    found: list[Target] = []
+    ids: dict[StoryTarget, str] = {}
+    documents: dict[tuple[str, str, str, str], int] = {}
+    by_story: dict[tuple[str, str, str, str], list[StoryTarget]] = defaultdict(list)
+    for target in dict.fromkeys(targets):
+        by_story[(target.homonym, target.precontext, target.sentence, target.ending)].append(
+            target)
+    for story, story_targets in by_story.items():
+        document = f"story{len(documents)}"
+        documents[story] = len(documents)
+        homonym, precontext, sentence, ending = story
+        texts = [*sentences_of(precontext), sentence, *sentences_of(ending)]
+        ambiguous = len(sentences_of(precontext)) + len(sentences)
+        for number, text in enumerate(texts):
+            sentences.append(Sentence(f"{document}.s{number}", document, words_of(text)))
+        words = sentences[ambiguous].words
+        for target in story_targets:
+            position = target_position(words, homonym, target.lemma, target.pos)
+            if position is None:
+                continue
+            ids[target] = f"{document}.{target.lemma}.{target.pos}"
+            found.append(Target(ids[target], target.lemma, target.pos, ambiguous, position))
+    return AllWordsCorpus("AmbiStory stories", sentences, found), ids
+
+
+def story_distributions(targets: Sequence[StoryTarget], models_root: Path, jobs: int = 1
+                        ) -> dict[StoryTarget, dict[str, float]]:
+    """The svm's distribution over each target's synsets (by name), its context the story."""
+    corpus, ids = story_corpus(targets)
+    tagger = AllWordsTagger.load(WSD_SYSTEM, models_root)
+    # The models were chosen reading the target's sentence only; in these stories the evidence
+    # is elsewhere, so the bag of words reads the story (the task's context rule) instead.
+    tagger.trained.featurizer = Featurizer(TASK.context, tagger.trained.featurizer.groups)
+    tagged = {answer.instance_id: answer for answer in tagger.tag(corpus, jobs)}
+    distributions = {}
+    for target, target_id in ids.items():
+        synsets: dict[str, float] = defaultdict(float)
+        for key, weight in tagged[target_id].senses:
+            synsets[wordnet.synset_of_key(key).name()] += weight
+        distributions[target] = dict(synsets)
+    return distributions
+
+
+# --- similarity with the meanings -------------------------------------------------------------
+
+@functools.lru_cache(maxsize=1)
+def _stemmer():
+    from nltk.stem.porter import PorterStemmer
+
+    return PorterStemmer()
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _stem(word: str) -> str:
+    return _stemmer().stem(word)
+
+
+def stems(text: str) -> list[str]:
+    return [_stem(word.lower()) for word in _WORD.findall(text)
+            if word[0].isalnum() and word.lower() not in ENGLISH_STOP_WORDS]
+
+
+@functools.lru_cache(maxsize=1)
+def inverse_document_frequency() -> defaultdict[str, float]:
+    """IDF of stems over WordNet's glosses (definition and examples of each synset): a weighting
+    that depends on no split of the task. A stem no gloss has counts as rare as the rarest."""
+    counts: Counter = Counter()
+    synsets = list(wordnet.wordnet().all_synsets())
+    for synset in synsets:
+        counts.update(set(stems(" ".join([synset.definition(), *synset.examples()]))))
+    rarest = math.log(len(synsets))
+    return defaultdict(lambda: rarest, {stem: math.log(len(synsets) / count)
+                                        for stem, count in counts.items()})
+
+
+@dataclass
+class WordSpace:
+    """Unit vectors of stems (rows of ``vectors``, in the order of ``words``)."""
+
+    words: tuple[str, ...]
+    vectors: np.ndarray
+
+    def __post_init__(self):
+        self.index = {word: row for row, word in enumerate(self.words)}
+
+    def text_vector(self, words: Sequence[str], exclude: set[str]) -> np.ndarray:
+        """The IDF-weighted sum of the words' vectors, of unit length (zero if none is known)."""
+        idf = inverse_document_frequency()
+        rows = [self.index[word] for word in words if word not in exclude and word in self.index]
+        total = (np.array([idf[self.words[row]] for row in rows])
+                 @ self.vectors[rows]) if rows else np.zeros(self.vectors.shape[1])
+        norm = np.linalg.norm(total)
+        return total / norm if norm else total
+
+
+def _unit_rows(matrix: np.ndarray) -> np.ndarray:
+    return matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+
+
+def _gloss_documents() -> Iterator[list[str]]:
+    """Each synset's lemma names, definition and examples, as stems."""
+    for synset in wordnet.wordnet().all_synsets():
+        yield stems(" ".join([*(lemma.name().replace("_", " ") for lemma in synset.lemmas()),
+                              synset.definition(), *synset.examples()]))
+
+
+def gloss_space() -> WordSpace:
+    """Latent semantic analysis of WordNet's glosses: a truncated SVD of the TF-IDF matrix of
+    synsets by stems. Stems that share no gloss but keep the same company come out close."""
+    from sklearn.decomposition import TruncatedSVD
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    vectorizer = TfidfVectorizer(analyzer=lambda document: document, min_df=2,
+                                 sublinear_tf=True)
+    matrix = vectorizer.fit_transform(list(_gloss_documents()))
+    svd = TruncatedSVD(n_components=SPACE_DIMENSIONS, random_state=0).fit(matrix)
+    words = tuple(vectorizer.get_feature_names_out())
+    return WordSpace(words, _unit_rows(svd.components_.T * svd.singular_values_))
+
+
+def running_text_space(documents: Iterable[Sequence[str]], window: int = COOCCURRENCE_WINDOW,
+                       min_count: int = SPACE_MIN_COUNT) -> WordSpace:
+    """Stems that occur near the same stems in running text come out close: positive pointwise
+    mutual information of stems within ``window`` content words (context counts raised to 0.75),
+    reduced by a truncated SVD (Levy, Goldberg & Dagan 2015)."""
+    from scipy.sparse import coo_matrix
+    from sklearn.decomposition import TruncatedSVD
+
+    documents = list(documents)
+    counts = Counter(word for document in documents for word in document)
+    words = tuple(sorted(word for word, count in counts.items() if count >= min_count))
+    index = {word: row for row, word in enumerate(words)}
+    ids = np.array([row for document in documents
+                    for row in [*(index.get(word, -1) for word in document), *[-1] * window]])
+    left, right = [], []
+    for distance in range(1, window + 1):
+        first, second = ids[:-distance], ids[distance:]
+        kept = (first >= 0) & (second >= 0)
+        left += [first[kept], second[kept]]
+        right += [second[kept], first[kept]]
+    rows, columns = np.concatenate(left), np.concatenate(right)
+    pairs = coo_matrix((np.ones(len(rows)), (rows, columns)),
+                       shape=(len(words), len(words))).tocsr().tocoo()
+    total = pairs.data.sum()
+    word_share = np.asarray(pairs.sum(axis=1)).ravel() / total
+    context_weight = np.asarray(pairs.sum(axis=0)).ravel() ** 0.75
+    context_share = context_weight / context_weight.sum()
+    pmi = np.log(pairs.data / total / (word_share[pairs.row] * context_share[pairs.col]))
+    positive = pmi > 0
+    ppmi = coo_matrix((pmi[positive], (pairs.row[positive], pairs.col[positive])),
+                      shape=pairs.shape).tocsr()
+    # A vocabulary smaller than the dimensions (a toy corpus) keeps all but one of its own.
+    svd = TruncatedSVD(n_components=min(SPACE_DIMENSIONS, len(words) - 1), random_state=0)
+    reduced = svd.fit_transform(ppmi) / np.sqrt(np.maximum(svd.singular_values_, 1e-12))
+    return WordSpace(words, _unit_rows(reduced))
+
+
+def running_texts(data_dir) -> Iterator[list[str]]:
+    """Stems of SemCor's sentences, the SENSEVAL-2 lexical sample's contexts and WordNet's
+    glosses: the text the distributional space learns from (no AmbiStory text)."""
+    for sentence in read_semcor(registry.locate(SEMCOR_DATASET, data_dir), SEMCOR_PARTS):
+        yield stems(" ".join(token.text.replace("_", " ") for token in sentence.tokens))
+    root = registry.locate(SENSEVAL2_DATASET, data_dir)
+    for filename in SENSEVAL2_FILES:
+        for instance in read_lexical_sample(root / filename).instances():
+            yield stems(instance.text)
+    yield from _gloss_documents()
+
+
+def build_spaces(data_dir) -> dict[str, WordSpace]:
+    return {"lsa": gloss_space(), "ppmi": running_text_space(running_texts(data_dir))}
+
+
+def save_spaces(path: Path, spaces: dict[str, WordSpace]) -> None:
+    np.savez(path, **{f"{name}_words": np.array(space.words) for name, space in spaces.items()},
+             **{f"{name}_vectors": space.vectors.astype(np.float32)
+                for name, space in spaces.items()})
+
+
+def load_spaces(path: Path) -> dict[str, WordSpace]:
+    if not path.is_file():
+        raise WsdError("no AmbiStory word spaces: run bin/train --task ambistory first", path)
+    with np.load(path, allow_pickle=False) as saved:
+        return {name: WordSpace(tuple(saved[f"{name}_words"].tolist()),
+                                saved[f"{name}_vectors"].astype(float))
+                for name in SPACES}
+
+
+def _vector(words: Sequence[str], exclude: set[str]) -> dict[str, float]:
+    idf = inverse_document_frequency()
+    counts = Counter(word for word in words if word not in exclude)
+    vector = {word: count * idf[word] for word, count in counts.items()}
+    norm = math.sqrt(sum(value * value for value in vector.values()))
+    return {word: value / norm for word, value in vector.items()} if norm else {}
+
+
+def cosine(first: dict[str, float], second: dict[str, float]) -> float:
+    if len(first) > len(second):
+        first, second = second, first
+    return sum(value * second.get(word, 0.0) for word, value in first.items())
+
+
+def related_synsets(synset) -> list:
+    """The synsets one WordNet relation away, derivational relations of its lemmas included."""
+    relations = ("hypernyms", "instance_hypernyms", "hyponyms", "instance_hyponyms",
+                 "member_holonyms", "part_holonyms", "substance_holonyms", "member_meronyms",
+                 "part_meronyms", "substance_meronyms", "similar_tos", "also_sees", "attributes",
+                 "entailments", "causes", "verb_groups", "topic_domains", "usage_domains")
+    related = [other for relation in relations for other in getattr(synset, relation)()]
+    related += [form.synset() for lemma in synset.lemmas()
+                for form in lemma.derivationally_related_forms()]
+    return list(dict.fromkeys(related))
+
+
+def signatures(synset, example_sentence: str) -> dict[str, list[str]]:
+    """The stems each similarity feature compares a story with."""
+    if synset is None:
+        return {"definition": [], "examples": stems(example_sentence), "related": []}
+    names = " ".join(lemma.name().replace("_", " ") for lemma in synset.lemmas())
+    related = " ".join(
+        f"{' '.join(lemma.name().replace('_', ' ') for lemma in other.lemmas())} "
+        f"{other.definition()}" for other in related_synsets(synset))
+    return {"definition": stems(f"{names} {synset.definition()}"),
+            "examples": stems(" ".join([*synset.examples(), example_sentence])),
+            "related": stems(related)}
+
+
+# --- features --------------------------------------------------------------------------------
+
+@dataclass
+class FeaturizedSplit:
+    samples: list[AmbiStorySample]
+    matrix: np.ndarray  # samples x FEATURES
+    matches: Counter  # how the meanings found their synsets (``meaning_synset``)
+    unmatched: list[str]  # "homonym: definition -> synset" of the meanings not matched exactly
+    untargeted: int = 0  # samples whose homonym was not found in the sentence: no wsd features
+
+
+def other_meanings(samples: Sequence[AmbiStorySample]) -> dict[str, AmbiStorySample | None]:
+    """Each sample's partner: a sample of the same setup with the other meaning."""
+    meanings: dict[tuple, dict[str, AmbiStorySample]] = defaultdict(dict)
+    for sample in samples:
+        meanings[sample.setup].setdefault(sample.judged_meaning, sample)
+    return {sample.id: next((other for meaning, other in meanings[sample.setup].items()
+                             if meaning != sample.judged_meaning), None)
+            for sample in samples}
+
+
+def featurize(samples: Sequence[AmbiStorySample], models_root: Path,
+              spaces: dict[str, WordSpace], jobs: int = 1,
+              progress: bool | None = None) -> FeaturizedSplit:
+    partners = other_meanings(samples)
+    matches: Counter = Counter()
+    unmatched = []
+    synsets = {}
+    for sample in samples:
+        synset, how = meaning_synset(sample.homonym, sample.judged_meaning)
+        matches[how] += 1
+        synsets[sample.id] = synset
+        if how != "exact":
+            unmatched.append(f"{sample.homonym}: {sample.judged_meaning!r} -> "
+                             f"{synset.name() if synset else 'no synset'} ({how})")
+    targets = {}
+    for sample in samples:
+        if synsets[sample.id] is not None:
+            lemma, pos = target_lemma(sample.homonym, synsets[sample.id])
+            for ending in {sample.ending, ""}:
+                targets[(sample.id, ending)] = StoryTarget(sample.homonym, sample.precontext,
+                                                           sample.sentence, ending, lemma, pos)
+    distributions = story_distributions(list(targets.values()), models_root, jobs)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    rows = []
+    for sample in tqdm(samples, desc="features", unit="sample", disable=not progress,
+                       file=sys.stderr):
+        partner = partners[sample.id]
+        other = synsets[partner.id] if partner else None
+        rows.append(_features(sample, synsets[sample.id], other, spaces,
+                              partner.example_sentence if partner else "",
+                              {ending: distributions.get(targets.get((sample.id, ending)), {})
+                               for ending in (sample.ending, "")}))
+    _add_sibling_features(samples, rows)
+    matrix = np.array([[row[name] for name in FEATURES] for row in rows], dtype=float)
+    untargeted = sum(targets.get((sample.id, sample.ending)) not in distributions
+                     for sample in samples)
+    return FeaturizedSplit(list(samples), matrix, matches, unmatched, untargeted)
+
+
+def _add_sibling_features(samples: Sequence[AmbiStorySample], rows: list[dict]) -> None:
+    """Each ended story's ending margins minus those of the same meaning's other ending."""
+    endings: dict[tuple, list[int]] = defaultdict(list)
+    for index, sample in enumerate(samples):
+        if sample.ending:
+            endings[(sample.setup, sample.judged_meaning)].append(index)
+    for index, (sample, row) in enumerate(zip(samples, rows)):
+        siblings = [other for other in endings.get((sample.setup, sample.judged_meaning), ())
+                    if other != index and samples[other].ending != sample.ending]
+        for name in SIBLING_SOURCES:
+            row[f"{name}_over_sibling"] = (
+                row[name] - float(np.mean([rows[other][name] for other in siblings]))
+                if sample.ending and siblings else 0.0)
+
+
+def _features(sample: AmbiStorySample, synset, other, spaces: dict[str, WordSpace],
+              other_example: str,
+              distributions: dict[str, dict[str, float]]) -> dict[str, float]:
+    row: dict[str, float] = {}
+    story, setup = distributions[sample.ending], distributions[""]
+    name = synset.name() if synset else None
+    other_name = other.name() if other else None
+    row["wsd_story"] = story.get(name, 0.0)
+    row["wsd_story_other"] = story.get(other_name, 0.0)
+    row["wsd_story_margin"] = row["wsd_story"] - row["wsd_story_other"]
+    row["wsd_setup"] = setup.get(name, 0.0)
+    row["wsd_setup_margin"] = row["wsd_setup"] - setup.get(other_name, 0.0)
+    row["wsd_shift"] = row["wsd_story"] - row["wsd_setup"]
+    exclude = set(stems(sample.homonym))
+    own_words = signatures(synset, sample.example_sentence)
+    their_words = signatures(other, other_example)
+    own = {kind: _vector(words, exclude) for kind, words in own_words.items()}
+    theirs = {kind: _vector(words, exclude) for kind, words in their_words.items()}
+    for space_name, space in spaces.items():
+        mine = {"own": space.text_vector(own_words["definition"] + own_words["examples"], exclude),
+                "related": space.text_vector(own_words["related"], exclude)}
+        yours = {"own": space.text_vector(their_words["definition"] + their_words["examples"],
+                                          exclude),
+                 "related": space.text_vector(their_words["related"], exclude)}
+        for part, text in zip(("precontext", "sentence", "ending"), sample.story):
+            story = space.text_vector(stems(text), exclude)
+            for kind in ("own", "related"):
+                similarity = float(story @ mine[kind])
+                row[f"{part}_{kind}_{space_name}_similarity"] = similarity
+                row[f"{part}_{kind}_{space_name}_margin"] = similarity - float(story @ yours[kind])
+    for part, text in zip(("precontext", "sentence", "ending"), sample.story):
+        vector = _vector(stems(text), exclude)
+        for kind in ("definition", "examples", "related"):
+            similarity = cosine(vector, own[kind])
+            row[f"{part}_{kind}_similarity"] = similarity
+            row[f"{part}_{kind}_margin"] = similarity - cosine(vector, theirs[kind])
+    synsets = homonym_synsets(sample.homonym)
+    count = _count(sample.homonym, synset)
+    other_count = _count(sample.homonym, other)
+    row["log_count"] = math.log1p(count)
+    row["count_share"] = (count + 1) / (count + other_count + 2)
+    row["rank"] = synsets.index(synset) + 1 if synset in synsets else len(synsets) + 1
+    row["other_rank"] = synsets.index(other) + 1 if other in synsets else len(synsets) + 1
+    row["has_ending"] = float(bool(sample.ending))
+    return row
+
+
+def _count(homonym: str, synset) -> int:
+    """SemCor count (WordNet's cntlist) of the homonym's lemma in ``synset``."""
+    if synset is None:
+        return 0
+    lemma, _ = target_lemma(homonym, synset)
+    return sum(entry.count() for entry in synset.lemmas() if entry.name().lower() == lemma)
+
+
+# --- the rater -------------------------------------------------------------------------------
+
+class PlausibilityRater(RegressorMixin, BaseEstimator):
+    """The mean rating of a sample from the columns of ``FEATURES`` that ``groups`` keep.
+
+    ``model``: ``ridge`` (standardised features), ``boosting`` (gradient-boosted trees) or
+    ``ordinal`` (multinomial logistic regression over the rounded ratings, read out as the
+    expected rating). ``integers``: ``round`` (the nearest of 1-5) or ``quantiles`` (the
+    real-valued ratings of the samples rated together are cut so that each integer gets the
+    share the rounded mean ratings have in the training data; it needs no label of those
+    samples).
+    """
+
+    def __init__(self, model: str = "boosting", groups: tuple[str, ...] = tuple(FEATURE_GROUPS),
+                 alpha: float = 1.0, iterations: int = 200, learning_rate: float = 0.05,
+                 depth: int = 3, integers: str = "round", random_state: int = 0):
+        self.model = model
+        self.groups = groups
+        self.alpha = alpha
+        self.iterations = iterations
+        self.learning_rate = learning_rate
+        self.depth = depth
+        self.integers = integers
+        self.random_state = random_state
+
+    def _columns(self, matrix: np.ndarray) -> np.ndarray:
+        keep = [FEATURES.index(name) for group in self.groups for name in FEATURE_GROUPS[group]]
+        return matrix[:, keep]
+
+    def fit(self, matrix: np.ndarray, ratings: np.ndarray) -> "PlausibilityRater":
+        features, ratings = self._columns(matrix), np.asarray(ratings, dtype=float)
+        rounded = np.clip(np.rint(ratings), 1, 5).astype(int)
+        self.shares_ = np.array([np.mean(rounded == value) for value in RATINGS])
+        if self.model == "ridge":
+            self.scaler_ = StandardScaler().fit(features)
+            self.estimator_ = Ridge(alpha=self.alpha).fit(self.scaler_.transform(features),
+                                                          ratings)
+        elif self.model == "boosting":
+            self.scaler_ = None
+            self.estimator_ = HistGradientBoostingRegressor(
+                max_iter=self.iterations, learning_rate=self.learning_rate, max_depth=self.depth,
+                random_state=self.random_state).fit(features, ratings)
+        elif self.model == "ordinal":
+            self.scaler_ = StandardScaler().fit(features)
+            self.estimator_ = LogisticRegression(C=1 / self.alpha, max_iter=2000).fit(
+                self.scaler_.transform(features), rounded)
+        else:
+            raise ValueError(f"unknown model {self.model!r}")
+        return self
+
+    def predict(self, matrix: np.ndarray) -> np.ndarray:
+        features = self._columns(matrix)
+        if self.scaler_ is not None:
+            features = self.scaler_.transform(features)
+        if self.model == "ordinal":
+            return self.estimator_.predict_proba(features) @ self.estimator_.classes_
+        return np.clip(self.estimator_.predict(features), 1, 5)
+
+    def predict_ratings(self, matrix: np.ndarray) -> np.ndarray:
+        """Integers 1-5, as the task takes them."""
+        return as_integers(self.predict(matrix), self.integers, self.shares_)
+
+
+def as_integers(values: np.ndarray, method: str, shares: np.ndarray) -> np.ndarray:
+    if method == "round":
+        return np.clip(np.rint(values), 1, 5).astype(int)
+    if method == "quantiles":
+        order = np.argsort(values, kind="stable")
+        bounds = np.rint(np.cumsum(shares) * len(values)).astype(int)
+        integers = np.empty(len(values), dtype=int)
+        start = 0
+        for value, stop in zip(RATINGS, bounds):
+            integers[order[start:stop]] = value
+            start = stop
+        integers[order[start:]] = RATINGS[-1]
+        return integers
+    raise ValueError(f"unknown integers method {method!r}")
+
+
+# Candidates compared on dev (the test labels are never read).
+CANDIDATES = (
+    *({"model": "ridge", "alpha": alpha} for alpha in (1.0, 10.0, 100.0)),
+    *({"model": "ordinal", "alpha": alpha} for alpha in (1.0, 10.0)),
+    *({"model": "boosting", "iterations": iterations, "learning_rate": 0.05, "depth": depth}
+      for iterations in (100, 300) for depth in (2, 3)),
+)
+INTEGER_METHODS = ("round", "quantiles")
+
+
+# --- jobs ------------------------------------------------------------------------------------
+
+def _ratings(split: FeaturizedSplit) -> np.ndarray:
+    return np.array([sample.average for sample in split.samples])
+
+
+def _score(split: FeaturizedSplit, integers: np.ndarray) -> AmbiStoryScore:
+    return score_ambistory({sample.id: int(value) for sample, value in
+                            zip(split.samples, integers)},
+                           {sample.id: sample.choices for sample in split.samples})
+
+
+def _selection_key(score: AmbiStoryScore) -> float:
+    """Both of the task's figures count: their sum, a NaN rho as 0."""
+    return (0.0 if math.isnan(score.spearman) else score.spearman) + score.accuracy
+
+
+def load_splits(data_dir, models_root: Path, spaces: dict[str, WordSpace], jobs: int,
+                names: Sequence[str] = tuple(SPLITS)) -> dict[str, FeaturizedSplit]:
+    root = registry.locate(DATASET, data_dir)
+    splits = {}
+    for name in names:
+        samples = read_ambistory(root / SPLITS[name])
+        splits[name] = featurize(samples, models_root, spaces, jobs)
+    for name in ("train", "dev"):
+        if name in splits and any(sample.choices is None for sample in splits[name].samples):
+            raise WsdError(f"the {name} file has samples without ratings", root / SPLITS[name])
+    return splits
+
+
+def choose(train: FeaturizedSplit, dev: FeaturizedSplit) -> tuple[dict, list[dict]]:
+    """The candidate setting with the best dev figures, and every candidate's figures."""
+    trials = []
+    for candidate in CANDIDATES:
+        rater = PlausibilityRater(**candidate).fit(train.matrix, _ratings(train))
+        values = rater.predict(dev.matrix)
+        for method in INTEGER_METHODS:
+            score = _score(dev, as_integers(values, method, rater.shares_))
+            trials.append({"params": {**candidate, "integers": method}, **score.as_dict(),
+                           "key": _selection_key(score)})
+    best = max(trials, key=lambda trial: trial["key"])
+    return best["params"], trials
+
+
+def ablation(params: dict, train: FeaturizedSplit, dev: FeaturizedSplit) -> dict[str, dict]:
+    """Dev figures of the chosen setting with all groups, without each one and with it alone."""
+    figures = {"all": _fit_score(params, tuple(FEATURE_GROUPS), train, dev)}
+    for group in FEATURE_GROUPS:
+        figures[f"without {group}"] = _fit_score(
+            params, tuple(g for g in FEATURE_GROUPS if g != group), train, dev)
+        figures[f"only {group}"] = _fit_score(params, (group,), train, dev)
+    return figures
+
+
+def _fit_score(params: dict, groups: tuple[str, ...], train: FeaturizedSplit,
+               dev: FeaturizedSplit) -> dict:
+    rater = PlausibilityRater(**params, groups=groups).fit(train.matrix, _ratings(train))
+    return _score(dev, rater.predict_ratings(dev.matrix)).as_dict()
+
+
+def by_ending(split: FeaturizedSplit, integers: np.ndarray) -> dict[str, dict]:
+    """Figures on the open-ended stories and on the stories with an ending (Table 7's split)."""
+    figures = {}
+    for label, wanted in (("open-ended", False), ("ended", True)):
+        chosen = [index for index, sample in enumerate(split.samples)
+                  if bool(sample.ending) == wanted]
+        part = FeaturizedSplit([split.samples[i] for i in chosen], split.matrix[chosen],
+                               Counter(), [])
+        figures[label] = _score(part, integers[chosen]).as_dict()
+    return figures
+
+
+def model_paths(models_root: Path) -> tuple[Path, Path, Path]:
+    """The rater's description, its training matrix and the word spaces."""
+    directory = Path(models_root) / BENCHMARK
+    return directory / "rater.json", directory / "rater.npz", directory / "spaces.npz"
+
+
+def train_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
+    """``bin/train --task ambistory``: featurize the three files, choose the rater on dev,
+    record the ablation, save the rater and write the predictions; returns the report."""
+    svm_path = modelstore.model_path(models_root, ALL_WORDS_TASK, WSD_SYSTEM)
+    if not svm_path.is_file():  # said before minutes of word spaces, not after
+        raise WsdError(f"no all-words {WSD_SYSTEM}: run bin/train --task {ALL_WORDS_TASK} first",
+                       svm_path)
+    timer = StageTimer()
+    with timer.stage("word spaces"):
+        spaces = build_spaces(data_dir)
+    with timer.stage("featurize (spaCy, svm, WordNet)"):
+        splits = load_splits(data_dir, Path(models_root), spaces, jobs)
+    train, dev = splits["train"], splits["dev"]
+    with timer.stage("choose on dev"):
+        params, trials = choose(train, dev)
+    with timer.stage("ablation"):
+        groups = ablation(params, train, dev)
+    json_path, matrix_path, spaces_path = model_paths(models_root)
+    with staging.exclusive(Path(models_root), BENCHMARK), \
+            staging.staged_directory(json_path.parent) as stage:
+        np.savez(stage / matrix_path.name, matrix=train.matrix, ratings=_ratings(train))
+        save_spaces(stage / spaces_path.name, spaces)
+        write_json_atomically(stage / json_path.name, {
+            "params": params, "features": list(FEATURES), "wsd_system": WSD_SYSTEM,
+            "story_context_sentences": TASK.context.sentences,
+            "training": "AmbiStory train.json", "chosen_on": "AmbiStory dev.json",
+            "training_sha256": registry.file_sha256(
+                registry.locate(DATASET, data_dir) / SPLITS["train"])})
+    with timer.stage("predict and score"):
+        outcome = _predict_and_write(splits, Path(models_root), Path(results_root),
+                                     {"selection": trials, "ablation": groups,
+                                      "meanings": _matching_report(splits)})
+    lines = [_matching_report(splits), f"chosen on dev: {params}",
+             "dev figures per feature group (chosen setting): " + "; ".join(
+                 f"{name} rho {rho_text(figures)} acc {figures['accuracy']:.3f}"
+                 for name, figures in groups.items()),
+             outcome, timer.summary()]
+    return "\n".join(lines)
+
+
+def evaluate_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
+    """``bin/evaluate --benchmark ambistory``: the saved rater's predictions and dev scores."""
+    timer = StageTimer()
+    with timer.stage("featurize (spaCy, svm, WordNet)"):
+        spaces = load_spaces(model_paths(models_root)[2])
+        splits = load_splits(data_dir, Path(models_root), spaces, jobs, ("dev", "test"))
+    with timer.stage("predict and score"):
+        outcome = _predict_and_write(splits, Path(models_root), Path(results_root), {})
+    return "\n".join([_matching_report(splits), outcome, timer.summary()])
+
+
+def load_rater(models_root: Path) -> PlausibilityRater:
+    json_path, matrix_path, spaces_path = model_paths(models_root)
+    if not all(path.is_file() for path in (json_path, matrix_path, spaces_path)):
+        raise WsdError("no AmbiStory rater: run bin/train --task ambistory first", json_path)
+    description = json.loads(json_path.read_text())
+    if description.get("features") != list(FEATURES):
+        raise WsdError("the saved rater has other features than this version computes: train it "
+                       "again (bin/train --task ambistory)", json_path)
+    with np.load(matrix_path, allow_pickle=False) as saved:
+        matrix, ratings = saved["matrix"], saved["ratings"]
+    return PlausibilityRater(**description["params"]).fit(matrix, ratings)
+
+
+def _predict_and_write(splits: dict[str, FeaturizedSplit], models_root: Path,
+                       results_root: Path, extra: dict) -> str:
+    rater = load_rater(models_root)
+    out_dir = results_root / BENCHMARK
+    scores = {}
+    with staging.exclusive(results_root, BENCHMARK), staging.staged_directory(out_dir) as stage:
+        for name in ("dev", "test"):
+            split = splits[name]
+            values = rater.predict(split.matrix)
+            integers = rater.predict_ratings(split.matrix)
+            ids = [sample.id for sample in split.samples]
+            write_lines_atomically(stage / f"{name}.predictions.jsonl", prediction_lines(
+                {key: int(value) for key, value in zip(ids, integers)}))
+            write_lines_atomically(stage / f"{name}.ratings.jsonl", (
+                json.dumps({"id": key, "rating": round(float(value), 4)})
+                for key, value in zip(ids, values)))
+            if name == "dev":
+                predicted = {key: int(value) for key, value in zip(ids, integers)}
+                scores[name] = {**_score(split, integers).as_dict(),
+                                "ci95": score_intervals(predicted, {
+                                    sample.id: sample.choices for sample in split.samples}),
+                                "by_ending": by_ending(split, integers)}
+        write_json_atomically(stage / "scores.json",
+                              {**scores, **extra, "params": rater.get_params()})
+    return results_table(scores["dev"]) + f"\npredictions (dev, test) in {out_dir}/; the " \
+        "test figures are not computed here: the data directory holds only the redacted test file"
+
+
+def rho_text(figures: dict) -> str:
+    return "n/a" if figures["spearman"] is None else f"{figures['spearman']:.3f}"
+
+
+def results_table(dev: dict) -> str:
+    lines = ["AmbiStory: Spearman's rho and accuracy within SD (the task's scoring)",
+             f"{'':<34}{'rho':>7}{'acc':>7}",
+             f"{'classic rater (ours), dev':<34}{rho_text(dev):>7}{dev['accuracy']:>7.3f}"]
+    for label, figures in dev["by_ending"].items():
+        lines.append(f"{'  ' + label:<34}{rho_text(figures):>7}{figures['accuracy']:>7.3f}")
+    lines.append(f"published, {PUBLISHED_SOURCE}:")
+    for system, (rho, accuracy) in PUBLISHED.items():
+        lines.append(f"{system:<34}{'n/a' if rho is None else f'{rho:.3f}':>7}{accuracy:>7.3f}")
+    return "\n".join(lines)
+
+
+def _matching_report(splits: dict[str, FeaturizedSplit]) -> str:
+    parts = []
+    for name, split in splits.items():
+        counts = ", ".join(f"{count} {how}" for how, count in sorted(split.matches.items()))
+        parts.append(f"{name} {counts}" + (f", {split.untargeted} with the homonym not found "
+                                           "in the sentence (no wsd features)"
+                                           if split.untargeted else ""))
+    shown = [line for split in splits.values() for line in split.unmatched][:3]
+    return ("judged meanings to WordNet 3.0 synsets: " + "; ".join(parts)
+            + (f" (e.g. {'; '.join(shown)})" if shown else ""))
