@@ -17,6 +17,7 @@ imported only when ``--scheduler`` is given.
 """
 from __future__ import annotations
 
+import argparse
 import contextlib
 import functools
 import logging
@@ -26,7 +27,7 @@ import threading
 from collections import deque
 from itertools import islice
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from wsd_classic.errors import WsdError
 from wsd_classic.tasks import tagging
@@ -56,9 +57,9 @@ def check_scheduler(value: str) -> str:
     """``--scheduler``'s value: ``local:N`` with N >= 1, or a scheduler address."""
     local = LOCAL.fullmatch(value)
     if local is not None and int(local.group(1)) < 1:
-        raise ValueError("local:N needs at least one worker")
-    if value.startswith("local") and local is None:
-        raise ValueError(f"expected local:N (N worker processes), got {value!r}")
+        raise argparse.ArgumentTypeError("local:N needs at least one worker")
+    if value.startswith("local:") and local is None:
+        raise argparse.ArgumentTypeError(f"expected local:N (N worker processes), got {value!r}")
     return value
 
 
@@ -83,7 +84,7 @@ def connected(scheduler: str) -> Iterator:
             with _ctrl_c_ignored():
                 address = stack.enter_context(dask_distributed.LocalCluster(
                     n_workers=int(local.group(1)), threads_per_worker=1, processes=True,
-                    host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
+                    host="127.0.0.1", dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
                     preload=[__name__]))
         else:
             address = scheduler
@@ -139,6 +140,11 @@ def cluster_tagger(client, spec: PipelineSpec):
                    for address in workers])
     window = CHUNKS_PER_THREAD * sum(worker["nthreads"] for worker in workers.values())
 
+    def cancel(futures: list) -> None:
+        # A client closed already has released its futures with itself, and cannot be asked.
+        if client.status == "running":
+            client.cancel(futures)
+
     def tag(blocks: Iterable[TextBlock]) -> Iterator[tagging.TaggedBlock]:
         chunks = iter(lambda: list(islice(blocks, CHUNK_BLOCKS)), [])
         futures = (client.submit(tag_chunk, spec, chunk, pure=False) for chunk in chunks)
@@ -146,7 +152,7 @@ def cluster_tagger(client, spec: PipelineSpec):
             # closed here, not when an exception's traceback lets go of it (the client is
             # closed by then, and the futures it cancels are gone with it)
             with _ctrl_c_remembered() as ctrl_c, contextlib.closing(
-                    in_order(futures, window)) as chunks:
+                    in_order(futures, window, cancel)) as chunks:
                 for chunk in chunks:
                     if ctrl_c.is_set():
                         raise KeyboardInterrupt
@@ -183,9 +189,9 @@ def _ctrl_c_remembered() -> Iterator[threading.Event]:
         signal.signal(signal.SIGINT, previous)
 
 
-def in_order(futures: Iterator, window: int) -> Iterator:
+def in_order(futures: Iterator, window: int, cancel: Callable[[list], None]) -> Iterator:
     """The results of ``futures`` in their order, with at most ``window`` of them submitted and
-    not yet yielded; those still pending are cancelled if this ends early (Ctrl-C, an error)."""
+    not yet yielded; those still pending go to ``cancel`` if this ends early (Ctrl-C, an error)."""
     pending = deque(islice(futures, window))
     try:
         while pending:
@@ -194,8 +200,8 @@ def in_order(futures: Iterator, window: int) -> Iterator:
             pending.extend(islice(futures, 1))
             yield result
     finally:
-        for future in pending:
-            future.cancel()
+        if pending:
+            cancel(list(pending))
 
 
 _PIPELINE_LOCK = threading.Lock()
