@@ -73,3 +73,18 @@ def tiny_models(tmp_path_factory):
         trained.info = {"training_file": str(training), "training_sha256": file_sha256(training)}
         modelstore.save(trained, base / "models")
     return base / "models", task, corpus
+
+
+@pytest.fixture
+def tag(tiny_models, capsys):
+    """Run ``bin/tag ARGS`` in-process on the tiny models; returns (exit status, stdout, stderr)."""
+    from wsd_classic.cli import tag as tag_cli
+
+    root, task, _ = tiny_models
+
+    def run(*args):
+        status = tag_cli.main(["--task", task, "--models-dir", str(root), *map(str, args)])
+        captured = capsys.readouterr()
+        return status, captured.out, captured.err
+
+    return run

@@ -18,7 +18,6 @@ import time
 import distributed as dask_distributed
 import pytest
 
-from wsd_classic.cli import tag as tag_cli
 from wsd_classic.tasks import distributed, tagging
 
 from conftest import REPO, assert_one_line_error
@@ -61,19 +60,6 @@ def cluster():
 @pytest.fixture
 def small_chunks(monkeypatch):
     monkeypatch.setattr(distributed, "CHUNK_BLOCKS", tagging.SPACY_BATCH)
-
-
-@pytest.fixture
-def tag(tiny_models, capsys):
-    """``bin/tag ARGS`` in-process on the tiny models: (exit status, stdout, stderr)."""
-    root, task, _ = tiny_models
-
-    def run(*args):
-        status = tag_cli.main(["--task", task, "--models-dir", str(root), *map(str, args)])
-        captured = capsys.readouterr()
-        return status, captured.out, captured.err
-
-    return run
 
 
 def output_of(tag, *args, out):

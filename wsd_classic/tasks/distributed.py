@@ -128,7 +128,8 @@ def cluster_tagger(client, spec: PipelineSpec):
     """``tagging.tag_blocks`` run on the cluster's workers, for ``tagging.tag_sources``.
 
     Every worker connected now loads its pipeline first (a bad model or system is reported
-    before any input is read); one that joins later loads it with its first chunk.
+    before any input is read), and the window of chunks out at a time is sized on them; one
+    that joins later loads it with its first chunk.
     """
     dask_distributed = _dask()
     try:
@@ -146,17 +147,18 @@ def cluster_tagger(client, spec: PipelineSpec):
             client.cancel(futures)
 
     def tag(blocks: Iterable[TextBlock]) -> Iterator[tagging.TaggedBlock]:
+        blocks = iter(blocks)
         chunks = iter(lambda: list(islice(blocks, CHUNK_BLOCKS)), [])
         futures = (client.submit(tag_chunk, spec, chunk, pure=False) for chunk in chunks)
         try:
             # closed here, not when an exception's traceback lets go of it (the client is
             # closed by then, and the futures it cancels are gone with it)
             with _ctrl_c_remembered() as ctrl_c, contextlib.closing(
-                    in_order(futures, window, cancel)) as chunks:
-                for chunk in chunks:
+                    in_order(futures, window, cancel)) as results:
+                for tagged_chunk in results:
                     if ctrl_c.is_set():
                         raise KeyboardInterrupt
-                    yield from chunk
+                    yield from tagged_chunk
         except dask_distributed.KilledWorker as error:
             raise WsdError(f"Dask gave up on a chunk whose workers kept dying: {error}") from None
         except dask_distributed.CancelledError as error:
