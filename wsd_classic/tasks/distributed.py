@@ -136,10 +136,10 @@ def cluster_tagger(client, spec: PipelineSpec):
         client.wait_for_workers(1, timeout=WORKERS_WAIT_SECONDS)
     except TimeoutError:
         raise WsdError(f"the Dask scheduler has no worker after {WORKERS_WAIT_SECONDS} s") from None
-    workers = client.scheduler_info(n_workers=-1)["workers"]
+    threads = client.nthreads()
     client.gather([client.submit(tag_chunk, spec, [], workers=[address], pure=False)
-                   for address in workers])
-    window = CHUNKS_PER_THREAD * sum(worker["nthreads"] for worker in workers.values())
+                   for address in threads])
+    window = CHUNKS_PER_THREAD * sum(threads.values())
 
     def cancel(futures: list) -> None:
         # A client closed already has released its futures with itself, and cannot be asked.
