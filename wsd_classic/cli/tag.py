@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import sys
 from pathlib import Path
+from typing import Iterator
 
 from wsd_classic import settings, systems
 from wsd_classic.cli import entry_point
@@ -97,10 +97,10 @@ def main(argv=None):
                                               args.format, args.jobs, counts)
         else:
             with timer.stage("load"):
-                tagger = _text_tagger(args, models_root, cluster)
+                targets = _text_targets(args, models_root, counts, cluster)
             # closed before the cluster is, should anything stop the writing
-            lines = cluster.enter_context(contextlib.closing(tagging.format_targets(
-                tagging.tag_sources(args.files, counts, tagger), args.format)))
+            lines = cluster.enter_context(contextlib.closing(
+                tagging.format_targets(targets, args.format)))
         with timer.stage("tag"):
             if args.output is not None:
                 write_lines_atomically(args.output, lines)
@@ -115,15 +115,17 @@ def main(argv=None):
     return 0
 
 
-def _text_tagger(args, models_root, cluster: contextlib.ExitStack):
-    """What tags blocks of text: the pipeline here, or the workers of ``--scheduler``'s cluster
-    (kept open by ``cluster`` until the output is written)."""
+def _text_targets(args, models_root, counts: tagging.TagCounts,
+                  cluster: contextlib.ExitStack) -> Iterator[tagging.TaggedTarget]:
+    """The targets of the text files, tagged here or on the workers of ``--scheduler``'s
+    cluster (kept open by ``cluster`` until the output is written)."""
     if args.scheduler is None:
         nlp = tagging.tagging_pipeline(args.task, args.system, models_root, args.explain)
-        return functools.partial(tagging.tag_blocks, nlp, jobs=args.jobs)
+        return tagging.tag_text(nlp, args.files, counts, jobs=args.jobs)
     client = cluster.enter_context(distributed.connected(args.scheduler))
-    return distributed.cluster_tagger(client, distributed.PipelineSpec(
+    tagger = distributed.cluster_tagger(client, distributed.PipelineSpec(
         args.task, args.system, str(models_root.resolve()), args.explain))
+    return tagging.tag_sources(args.files, counts, tagger)
 
 
 def _summary(counts: tagging.TagCounts, timer: StageTimer) -> str:
