@@ -11,10 +11,19 @@ pipeline with the ``wsd_classic`` component, reading the file, formatting every 
 it to /dev/null. The WSD share is (b - a) / b, from CPU time (what the work costs, whatever else
 the machine runs) and from wall time; the target is under 25%. Start-up (loading spaCy, the model,
 WordNet) is timed apart, and one real ``bin/tag`` run gives the end-to-end wall time.
+
+    python bench/tag.py --dask [--rounds 3]
+
+measures instead the wall-clock tokens/s of (b) in this process and on Dask LocalClusters of one
+and two worker processes (``bin/tag --scheduler local:1`` and ``local:2``), alternating, with the
+clusters started and their workers' pipelines loaded beforehand (timed apart); the target is two
+workers at 1.8 times the tokens/s of one. Writes bench/results/tag_dask.json.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import json
 import os
 import statistics
@@ -33,11 +42,13 @@ from wsd_classic import settings  # noqa: E402
 from wsd_classic.corpora import registry  # noqa: E402
 from wsd_classic.corpora.lexsample import read_lexical_sample  # noqa: E402
 from wsd_classic.preprocess.pipeline import load_spacy  # noqa: E402
-from wsd_classic.tasks import catalogue, tagging  # noqa: E402
+from wsd_classic.tasks import catalogue, distributed, tagging  # noqa: E402
 from wsd_classic.tasks.text_input import read_blocks  # noqa: E402
 
 TASK = catalogue.SENSEVAL2_LS.name
 TARGET_SHARE = 0.25
+SCHEDULERS = (None, "local:1", "local:2")
+TARGET_SCALING = 1.8
 
 
 def write_contexts(data_dir, path: Path) -> int:
@@ -62,11 +73,12 @@ def spacy_alone(nlp, path: Path) -> int:
                for doc in nlp.pipe(blocks, batch_size=tagging.SPACY_BATCH))
 
 
-def tag_to_null(nlp, path: Path, output_format: str) -> tagging.TagCounts:
+def tag_to_null(tagger, path: Path, output_format: str) -> tagging.TagCounts:
+    """bin/tag's work after start-up, with ``tagger`` (see ``tagging.tag_sources``)."""
     counts = tagging.TagCounts()
+    targets = tagging.tag_sources([str(path)], counts, tagger, progress=False)
     with open(os.devnull, "w") as sink:
-        for line in tagging.format_targets(tagging.tag_text(nlp, [str(path)], counts, progress=False),
-                                           output_format):
+        for line in tagging.format_targets(targets, output_format):
             sink.write(line + "\n")
     return counts
 
@@ -87,6 +99,45 @@ def startup_beyond_spacy(args) -> dict:
             "beyond_spacy_s": tag_s - spacy_s}
 
 
+def dask_scaling(args, text: Path) -> dict:
+    """Wall-clock tokens/s in this process and on ``local:1`` and ``local:2``, alternating."""
+    startup, taggers, rounds = {}, {}, []
+    models_root = str(args.models_dir.resolve())
+    with contextlib.ExitStack() as clusters:
+        for scheduler in SCHEDULERS:
+            wall, _, taggers[scheduler] = timed(lambda: _tagger(scheduler, args, models_root,
+                                                                clusters))
+            startup[scheduler or "none"] = wall
+        for number in range(args.rounds):
+            rates = {}
+            for scheduler in SCHEDULERS:
+                load = os.getloadavg()[0]
+                wall, _, counts = timed(lambda: tag_to_null(taggers[scheduler], text, args.format))
+                rates[scheduler or "none"] = {"wall_s": wall, "tokens_per_s": counts.tokens / wall,
+                                              "load_average_1min_before": load}
+            rounds.append(rates)
+            print(f"round {number + 1}: " + ", ".join(
+                f"{name} {rate['tokens_per_s']:,.0f} tokens/s" for name, rate in rates.items()),
+                  file=sys.stderr)
+    median = {name: statistics.median(r[name]["tokens_per_s"] for r in rounds)
+              for name in rounds[0]}
+    scaling = median["local:2"] / median["local:1"]
+    return {"tokens": counts.tokens, "targets": counts.targets, "rounds": rounds,
+            "median_tokens_per_s": median, "local2_over_local1": scaling,
+            "target_scaling": TARGET_SCALING, "meets_target": scaling >= TARGET_SCALING,
+            "startup_s": startup, "chunk_blocks": distributed.CHUNK_BLOCKS,
+            "chunks_per_thread": distributed.CHUNKS_PER_THREAD}
+
+
+def _tagger(scheduler, args, models_root: str, clusters: contextlib.ExitStack):
+    if scheduler is None:
+        nlp = tagging.tagging_pipeline(args.task, args.system, Path(models_root))
+        return functools.partial(tagging.tag_blocks, nlp)
+    client = clusters.enter_context(distributed.connected(scheduler))
+    return distributed.cluster_tagger(client, distributed.PipelineSpec(args.task, args.system,
+                                                                       models_root, False))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data-dir", type=Path)
@@ -96,15 +147,21 @@ def main() -> int:
     parser.add_argument("--system", default="svm")
     parser.add_argument("--format", default="jsonl", choices=tagging.TEXT_FORMATS)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--dask", action="store_true",
+                        help="tokens/s without a scheduler and on local:1 and local:2")
     parser.add_argument("--out", type=Path,
-                        help="default bench/results/tag.json (tag-TASK.json for another task)")
+                        help="default bench/results/tag.json (tag-TASK.json for another task, "
+                             "tag_dask.json with --dask)")
     args = parser.parse_args()
     suffix = "" if args.task == TASK else f"-{args.task}"
-    args.out = args.out or REPO / "bench" / "results" / f"tag{suffix}.json"
+    args.out = args.out or REPO / "bench" / "results" / (
+        f"tag_dask{suffix}.json" if args.dask else f"tag{suffix}.json")
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as scratch:
         text = Path(scratch) / "senseval2-test-contexts.txt"
         paragraphs = write_contexts(settings.data_dir(args.data_dir), text)
+        if args.dask:
+            return write_dask_results(args, dask_scaling(args, text), paragraphs, text, load_before)
         startup = {}
         startup["spacy_s"], _, plain = timed(load_spacy.__wrapped__)
         startup["spacy_and_model_s"], _, full = timed(
@@ -114,7 +171,8 @@ def main() -> int:
         rounds = []
         for number in range(args.rounds):
             spacy_wall, spacy_cpu, tokens = timed(lambda: spacy_alone(plain, text))
-            tag_wall, tag_cpu, counts = timed(lambda: tag_to_null(full, text, args.format))
+            tag_wall, tag_cpu, counts = timed(lambda: tag_to_null(
+                functools.partial(tagging.tag_blocks, full), text, args.format))
             rounds.append({"spacy_wall_s": spacy_wall, "spacy_cpu_s": spacy_cpu,
                            "tag_wall_s": tag_wall, "tag_cpu_s": tag_cpu})
             print(f"round {number + 1}: spaCy {spacy_wall:.1f}s wall / {spacy_cpu:.1f}s CPU, "
@@ -148,16 +206,36 @@ def main() -> int:
         "machine": {"cpus": os.cpu_count(), "load_average_before": load_before,
                     "load_average_after": os.getloadavg()},
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    partial = args.out.with_name(args.out.name + ".partial")
-    partial.write_text(json.dumps(results, indent=2) + "\n")
-    partial.replace(args.out)
+    out = write_results(results, args.out)
     print(f"{counts.targets:,} targets in {tokens:,} tokens; spaCy alone "
           f"{tokens / spacy_cpu:,.0f} tokens/CPU-s, bin/tag {tokens / tag_cpu:,.0f} tokens/CPU-s "
           f"and {counts.targets / tag_cpu:,.0f} targets/CPU-s; WSD share {100 * share_cpu:.1f}% "
           f"of CPU (target < {100 * TARGET_SHARE:.0f}%), {100 * results['wsd_share']['wall']:.1f}% "
-          f"of wall time; end-to-end bin/tag {end_to_end_wall:.1f}s; results in {args.out}")
+          f"of wall time; end-to-end bin/tag {end_to_end_wall:.1f}s; results in {out}")
     return 0
+
+
+def write_dask_results(args, scaling: dict, paragraphs: int, text: Path, load_before) -> int:
+    results = {"text": {"source": "SENSEVAL-2 lexical-sample test contexts",
+                        "paragraphs": paragraphs, "bytes": text.stat().st_size},
+               "system": args.system, "format": args.format, **scaling,
+               "machine": {"cpus": os.cpu_count(), "load_average_before": load_before,
+                           "load_average_after": os.getloadavg()}}
+    out = write_results(results, args.out)
+    median = scaling["median_tokens_per_s"]
+    print(f"{scaling['tokens']:,} tokens; tokens/s (wall, median of {args.rounds}): no scheduler "
+          f"{median['none']:,.0f}, local:1 {median['local:1']:,.0f}, local:2 "
+          f"{median['local:2']:,.0f}: {scaling['local2_over_local1']:.2f}x of one worker "
+          f"(target {TARGET_SCALING}x); results in {out}")
+    return 0
+
+
+def write_results(results: dict, out: Path) -> Path:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(out.name + ".partial")
+    partial.write_text(json.dumps(results, indent=2) + "\n")
+    partial.replace(out)
+    return out
 
 
 if __name__ == "__main__":

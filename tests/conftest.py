@@ -99,3 +99,18 @@ def allwords_models(tmp_path_factory):
         patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
         allwords.train_semcor(FIXTURES / "allwords_semcor", ["mfs", "svm"], root)
     return root
+
+
+@pytest.fixture
+def tag(tiny_models, capsys):
+    """Run ``bin/tag ARGS`` in-process on the tiny models; returns (exit status, stdout, stderr)."""
+    from wsd_classic.cli import tag as tag_cli
+
+    root, task, _ = tiny_models
+
+    def run(*args):
+        status = tag_cli.main(["--task", task, "--models-dir", str(root), *map(str, args)])
+        captured = capsys.readouterr()
+        return status, captured.out, captured.err
+
+    return run

@@ -17,7 +17,6 @@ import pytest
 
 from wsd_classic import modelstore, wordnet
 from wsd_classic.answers.senseval import answer_line, read_answers
-from wsd_classic.cli import tag as tag_cli
 from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.tasks import engine
 from wsd_classic.tasks.text_input import read_blocks
@@ -28,19 +27,6 @@ TEXT = ("Our bank raised its rates again.\n"
         "The union called off the strike, and I called my mother on the phone.\n"
         "\n"
         "Modern art filled the museum. Nothing else happened.\n")
-
-
-@pytest.fixture
-def tag(tiny_models, capsys):
-    """Run ``bin/tag ARGS`` in-process on the tiny models; returns (exit status, stdout, stderr)."""
-    root, task, _ = tiny_models
-
-    def run(*args):
-        status = tag_cli.main(["--task", task, "--models-dir", str(root), *map(str, args)])
-        captured = capsys.readouterr()
-        return status, captured.out, captured.err
-
-    return run
 
 
 @pytest.fixture

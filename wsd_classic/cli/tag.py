@@ -2,6 +2,7 @@
 
     bin/tag [--task semcor|senseval2-ls|...] [--system svm] [--format text|jsonl|senseval]
             [--explain] [--models-dir DIR] [--output FILE] [FILE ...]  (stdin without FILE)
+    bin/tag --scheduler tcp://HOST:8786|local:N [...] [FILE ...]  (on a Dask cluster's workers)
     bin/tag --senseval FILE.xml [--task ...] [--system ...]    (answer lines for its instances)
     bin/tag --raganato FILE.data.xml [--format key|jsonl]      (an all-words task's models)
 
@@ -11,13 +12,15 @@ else the SENSEVAL-2 lexical sample's; the summary line says which task was used.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
+from typing import Iterator
 
 from wsd_classic import settings, systems
 from wsd_classic.cli import entry_point
 from wsd_classic.atomic import write_lines_atomically
-from wsd_classic.tasks import catalogue, tagging
+from wsd_classic.tasks import catalogue, distributed, tagging
 from wsd_classic.tasks.timing import StageTimer
 
 
@@ -45,6 +48,11 @@ def parse_args(argv):
     parser.add_argument("--output", "-o", type=Path,
                         help="write here (atomically) instead of standard output")
     parser.add_argument("--jobs", type=int, default=1, help="spaCy processes (default 1)")
+    parser.add_argument("--scheduler", type=distributed.check_scheduler,
+                        metavar="ADDRESS|local:N",
+                        help="tag plain text on the workers of the Dask scheduler at ADDRESS "
+                             "(tcp://host:8786), or of N local worker processes (local:N); needs "
+                             "pip install 'wsd-classic[dask]'")
     parser.add_argument("--quiet", "-q", action="store_true", help="no summary on stderr")
     args = parser.parse_args(argv)
     if args.senseval and args.raganato:
@@ -71,6 +79,10 @@ def parse_args(argv):
         parser.error("--explain applies to plain text input")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if args.scheduler and (args.senseval or args.raganato):
+        parser.error("--scheduler applies to plain text input")
+    if args.scheduler and args.jobs != 1:
+        parser.error("--jobs applies without --scheduler (local:N starts N worker processes)")
     args.files = args.files or ["-"]
     return args
 
@@ -87,30 +99,45 @@ def main(argv=None):
     systems.check_systems([args.system], known)
     timer = StageTimer()
     counts = tagging.TagCounts()
-    if args.senseval:
-        lines = tagging.tag_senseval_file(args.senseval, args.task, args.system, models_root,
-                                          args.jobs, counts)
-    elif args.raganato:
-        lines = tagging.tag_raganato_file(args.raganato, args.task, args.system, models_root,
-                                          args.format, args.jobs, counts)
-    else:
-        with timer.stage("load"):
-            nlp = tagging.tagging_pipeline(args.task, args.system, models_root, args.explain)
-        targets = tagging.tag_text(nlp, args.files, counts, jobs=args.jobs)
-        lines = tagging.format_targets(targets, args.format)
-    with timer.stage("tag"):
-        if args.output is not None:
-            write_lines_atomically(args.output, lines)
+    with contextlib.ExitStack() as cluster:
+        if args.senseval:
+            lines = tagging.tag_senseval_file(args.senseval, args.task, args.system, models_root,
+                                              args.jobs, counts)
+        elif args.raganato:
+            lines = tagging.tag_raganato_file(args.raganato, args.task, args.system, models_root,
+                                              args.format, args.jobs, counts)
         else:
-            for line in lines:
-                sys.stdout.write(line + "\n")
-            sys.stdout.flush()
+            with timer.stage("load"):
+                targets = _text_targets(args, models_root, counts, cluster)
+            # closed before the cluster is, should anything stop the writing
+            lines = cluster.enter_context(contextlib.closing(
+                tagging.format_targets(targets, args.format)))
+        with timer.stage("tag"):
+            if args.output is not None:
+                write_lines_atomically(args.output, lines)
+            else:
+                for line in lines:
+                    sys.stdout.write(line + "\n")
+                sys.stdout.flush()
     if not args.quiet:
         for name in counts.empty:
             print(f"tag: {name}: no text to tag", file=sys.stderr)
         used = f"task {args.task}{' (the default)' if chosen_by_default else ''}, {args.system}"
         print(f"tag: {used}: {_summary(counts, timer)}", file=sys.stderr)
     return 0
+
+
+def _text_targets(args, models_root, counts: tagging.TagCounts,
+                  cluster: contextlib.ExitStack) -> Iterator[tagging.TaggedTarget]:
+    """The targets of the text files, tagged here or on the workers of ``--scheduler``'s
+    cluster (kept open by ``cluster`` until the output is written)."""
+    if args.scheduler is None:
+        nlp = tagging.tagging_pipeline(args.task, args.system, models_root, args.explain)
+        return tagging.tag_text(nlp, args.files, counts, jobs=args.jobs)
+    client = cluster.enter_context(distributed.connected(args.scheduler))
+    tagger = distributed.cluster_tagger(client, distributed.PipelineSpec(
+        args.task, args.system, str(models_root.resolve()), args.explain))
+    return tagging.tag_sources(args.files, counts, tagger)
 
 
 def _summary(counts: tagging.TagCounts, timer: StageTimer) -> str:

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from spacy.attrs import IS_SPACE
 from spacy.language import Language
@@ -92,34 +92,71 @@ def tagging_pipeline(task: str, system: str, models_root: Path, explain: bool = 
 def tag_text(nlp: Language, sources: list[str], counts: TagCounts, jobs: int = 1,
              progress: bool | None = None) -> Iterator[TaggedTarget]:
     """Every target of the files (``-``: standard input), in input order, as it is tagged."""
+    return tag_sources(sources, counts, lambda blocks: tag_blocks(nlp, blocks, jobs), progress)
+
+
+def tag_sources(sources: list[str], counts: TagCounts,
+                tagger: Callable[[Iterable[TextBlock]], Iterable[TaggedBlock]],
+                progress: bool | None = None) -> Iterator[TaggedTarget]:
+    """Every target of the files, numbered per document, from ``tagger``'s results for their
+    blocks (``tag_blocks`` here, or the same on other machines: ``tasks.distributed``)."""
     check_readable(sources)
     if progress is None:
         progress = sys.stderr.isatty()
     bar = tqdm(total=input_size(sources), desc="tag", unit="B", unit_scale=True,
                disable=not progress, file=sys.stderr)
     blocks = chain.from_iterable(read_blocks(source, on_bytes=bar.update) for source in sources)
-    docs = pipe(nlp, ((block.text, block) for block in blocks), as_tuples=True,
-                batch_size=SPACY_BATCH, n_process=jobs)
-    document, sentence, number = None, 0, 0
     try:
-        for doc, block in docs:
-            if block.document != document:
-                document, sentence, number = block.document, 0, 0
-                counts.documents.append(document)
-            counts.tokens += len(doc) - int(doc.to_array(IS_SPACE).sum())
-            for span in doc.sents:
-                if span.text.isspace():
-                    continue
-                sentence += 1
-                for token in span:
-                    if token._.wsd_senses is not None:
-                        number += 1
-                        counts.targets += 1
-                        yield _tagged(token, span, block, number, sentence)
+        yield from number_by_document(tagger(blocks), counts)
     finally:
         bar.close()
     names = [STDIN_NAME if source == "-" else source for source in sources]
     counts.empty.extend(name for name in names if name not in counts.documents)
+
+
+@dataclass
+class TaggedBlock:
+    """The targets of one block, their sentences and numbers counted from 1 within the block."""
+
+    document: str
+    tokens: int
+    sentences: int
+    targets: list[TaggedTarget]
+
+
+def tag_blocks(nlp: Language, blocks: Iterable[TextBlock], jobs: int = 1) -> Iterator[TaggedBlock]:
+    """Each block tagged, in order, through spaCy batches of ``SPACY_BATCH`` blocks."""
+    docs = pipe(nlp, ((block.text, block) for block in blocks), as_tuples=True,
+                batch_size=SPACY_BATCH, n_process=jobs)
+    for doc, block in docs:
+        sentence, targets = 0, []
+        for span in doc.sents:
+            if span.text.isspace():
+                continue
+            sentence += 1
+            for token in span:
+                if token._.wsd_senses is not None:
+                    targets.append(_tagged(token, span, block, len(targets) + 1, sentence))
+        yield TaggedBlock(block.document, len(doc) - int(doc.to_array(IS_SPACE).sum()), sentence,
+                          targets)
+
+
+def number_by_document(tagged: Iterable[TaggedBlock], counts: TagCounts) -> Iterator[TaggedTarget]:
+    """The blocks' targets with sentences and numbers counted from the start of their document
+    (a run of blocks with the same name)."""
+    document, sentences, number = None, 0, 0
+    for block in tagged:
+        if block.document != document:
+            document, sentences, number = block.document, 0, 0
+            counts.documents.append(document)
+        counts.tokens += block.tokens
+        for target in block.targets:
+            target.sentence += sentences
+            target.number += number
+            counts.targets += 1
+            yield target
+        sentences += block.sentences
+        number += len(block.targets)
 
 
 def _tagged(token: Token, span: Span, block: TextBlock, number: int,
