@@ -188,19 +188,35 @@ def synset_of_key(key: str):
     return lemma.synset() if lemma is not None else None
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=None)
 def gloss(key: str) -> str | None:
     """The definition of the sense's synset (its gloss without the quoted examples), read from
     the data file at the offset the sense index gives; None for a key WordNet 3.0 lacks."""
     for variant in _key_variants(key):
         offset = sense_index().offsets.get(variant)
         if offset is not None:
-            with open(corpus_root() / DATA_FILES[KEY_POS[variant.partition("%")[2][0]]],
-                      "rb") as data:
-                data.seek(offset)
-                text = data.readline().decode("utf-8").partition("|")[2]
-            return _QUOTED.sub("", text).strip().strip("; ")
+            line = _data_line(DATA_FILES[KEY_POS[variant.partition("%")[2][0]]], offset)
+            return _QUOTED.sub("", line.partition("|")[2]).strip().strip("; ")
     return None
+
+
+def _data_line(name: str, offset: int) -> str:
+    """The line at byte ``offset`` of a WordNet data file (its synset's line)."""
+    descriptor, chunks = _data_descriptor(name), []
+    while True:
+        chunk = os.pread(descriptor, 4096, offset)
+        end = chunk.find(b"\n")
+        chunks.append(chunk if end < 0 else chunk[:end])
+        if end >= 0 or not chunk:
+            return b"".join(chunks).decode("utf-8")
+        offset += len(chunk)
+
+
+@functools.lru_cache(maxsize=None)
+def _data_descriptor(name: str) -> int:
+    """An open descriptor of a data file for ``os.pread``, kept for the process: glosses are
+    read by the thousand when tagging, and opening the file each time costs more than reading."""
+    return os.open(corpus_root() / name, os.O_RDONLY)
 
 
 def examples(key: str) -> list[str]:
