@@ -194,3 +194,20 @@ def test_a_test_file_given_as_training_data_is_one_line(tmp_path):
         env={**os.environ, "WSD_CLASSIC_CACHE": str(tmp_path / "cache")})
     assert_one_line_error(result, "lexsample_test.xml", "no instance has an answer")
     assert not (tmp_path / "r").exists() and not (tmp_path / "m").exists()
+
+
+def test_tagging_a_file_with_odd_ids_writes_their_map_beside_the_answers(tmp_path):
+    assert _train(tmp_path, "odd_ids.xml").returncode == 0
+    answers = tmp_path / "odd.ans"
+    tag = [str(REPO / "bin" / "tag"), "--task", "odd_ids", "--models-dir",
+           str(tmp_path / "models"), "--senseval", str(VARIANTS / "odd_ids.xml")]
+    env = {**os.environ, "WSD_CLASSIC_CACHE": str(tmp_path / "cache")}
+    result = subprocess.run([*tag, "--output", str(answers)], capture_output=True, text=True,
+                            timeout=600, env=env)
+    assert result.returncode == 0, result.stderr
+    with open(tmp_path / "odd.ans.ids.tsv", newline="", encoding="utf-8") as stream:
+        rows = list(csv.reader(stream, dialect="excel-tab"))
+    assert ["instance", "kd_0002", "kd\t0002"] in rows
+    assert {answer.instance for answer in read_answers(answers)} == set(_instances("odd_ids.xml"))
+    to_stdout = subprocess.run(tag, capture_output=True, text=True, timeout=600, env=env)
+    assert to_stdout.returncode == 0 and "give --output FILE to get the map" in to_stdout.stderr

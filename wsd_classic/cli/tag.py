@@ -20,6 +20,7 @@ from typing import Iterator
 from wsd_classic import settings, systems
 from wsd_classic.cli import entry_point
 from wsd_classic.atomic import write_lines_atomically
+from wsd_classic.corpora.ids import ID_MAP_SUFFIX, id_map_path, write_id_map
 from wsd_classic.tasks import catalogue, distributed, tagging
 from wsd_classic.tasks.timing import StageTimer
 
@@ -46,7 +47,8 @@ def parse_args(argv):
                         help="add the evidence behind each target's best sense")
     parser.add_argument("--models-dir", type=Path, help="root of saved models (default models/)")
     parser.add_argument("--output", "-o", type=Path,
-                        help="write here (atomically) instead of standard output")
+                        help="write here (atomically) instead of standard output; with "
+                             "--senseval, FILE.ids.tsv beside it maps replaced ids back")
     parser.add_argument("--jobs", type=int, default=1, help="spaCy processes (default 1)")
     parser.add_argument("--scheduler", type=distributed.check_scheduler,
                         metavar="ADDRESS|local:N",
@@ -119,7 +121,13 @@ def main(argv=None):
                 for line in lines:
                     sys.stdout.write(line + "\n")
                 sys.stdout.flush()
+    if args.senseval and args.output is not None:
+        write_id_map(id_map_path(args.output), [counts.renamed_ids])
     if not args.quiet:
+        if args.senseval and args.output is None and any(counts.renamed_ids.values()):
+            print(f"tag: some ids of {args.senseval} cannot stand in an answer line and were "
+                  "replaced; give --output FILE to get the map back beside it "
+                  f"(FILE{ID_MAP_SUFFIX})", file=sys.stderr)
         for name in counts.empty:
             print(f"tag: {name}: no text to tag", file=sys.stderr)
         used = f"task {args.task}{' (the default)' if chosen_by_default else ''}, {args.system}"

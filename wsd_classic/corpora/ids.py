@@ -15,6 +15,7 @@ import csv
 import io
 import os
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from wsd_classic.answers.senseval import is_writable_sense
 from wsd_classic.atomic import write_atomically
@@ -22,6 +23,7 @@ from wsd_classic.corpora.keys import COMMENT, check_field
 
 KINDS = ("lexelt", "instance", "sense")
 ID_MAP_NAME = "ids.tsv"
+ID_MAP_SUFFIX = "." + ID_MAP_NAME
 
 
 def is_safe_field(value: str) -> bool:
@@ -68,6 +70,11 @@ def safe_ids(originals: Iterable[str], kind: str) -> dict[str, str]:
 def renamed(mapping: Mapping[str, str]) -> dict[str, str]:
     """Safe id -> original id, for the ids that needed a stand-in."""
     return {safe: original for original, safe in mapping.items() if safe != original}
+
+
+def id_map_path(answers: str | os.PathLike) -> Path:
+    """Where the id map of an answer file written by ``bin/tag --senseval`` goes."""
+    return Path(f"{os.fspath(answers)}{ID_MAP_SUFFIX}")
 
 
 def write_id_map(path: str | os.PathLike,

@@ -65,6 +65,8 @@ class TagCounts:
     empty: list[str] = field(default_factory=list)
     tokens: int = 0
     targets: int = 0
+    #: safe id -> original id, by kind, of the ids a SENSEVAL file's answers could not hold
+    renamed_ids: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def default_task(models_root: Path) -> str:
@@ -235,6 +237,7 @@ def tag_senseval_file(path: Path, task: str, system: str, models_root: Path, job
     """Answer lines for the instances of a SENSEVAL lexical-sample file the model has lexelts for."""
     trained = modelstore.load(models_root, task, system)
     sample = read_lexical_sample(path)
+    counts.renamed_ids = sample.renamed_ids
     corpus = engine.featurize(sample, trained.featurizer, jobs,
                               description=f"spaCy ({Path(path).name})")
     counts.documents.append(str(path))
