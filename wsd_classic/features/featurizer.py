@@ -82,14 +82,16 @@ class Featurizer:
         except (KeyError, TypeError) as error:
             raise WsdError(f"unreadable featurizer settings {settings!r} ({error}): retrain")
 
-    def by_group(self, doc: ProcessedInstance) -> dict[str, list[str]]:
-        """``{group: names}``; names are interned, as the same few hundred thousand recur
-        across hundreds of thousands of targets."""
-        return {group: [sys.intern(name) for name in EXTRACTORS[group](doc)]
-                for group in self.groups}
+    def by_group(self, doc: ProcessedInstance, interned: bool = False) -> dict[str, list[str]]:
+        """``{group: names}``. With ``interned``, for a corpus's table: the same few
+        hundred thousand recur across hundreds of thousands of targets."""
+        if interned:
+            return {group: [sys.intern(name) for name in EXTRACTORS[group](doc)]
+                    for group in self.groups}
+        return {group: EXTRACTORS[group](doc) for group in self.groups}
 
     def table(self, docs: Iterable[ProcessedInstance]) -> dict[str, dict[str, list[str]]]:
-        return {doc.id: self.by_group(doc) for doc in docs}
+        return {doc.id: self.by_group(doc, interned=True) for doc in docs}
 
     def transform(self, docs: Iterable[ProcessedInstance],
                   groups: Sequence[str] | None = None) -> list[list[str]]:

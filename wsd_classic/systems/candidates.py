@@ -34,8 +34,12 @@ def allowed_mask(X, classes: np.ndarray, plain: Sequence[str]) -> np.ndarray:
     """Boolean (instances × classes): the senses each instance may take; all, if none is left."""
     plain = set(plain)
     found = [particles(features) for features in X]
-    mask = np.array([[_allowed(sense, row, plain) for sense in classes] for row in found],
-                    dtype=bool).reshape(len(X), len(classes))
+    if not any(found):  # one row serves all (the usual case: all-words training has none)
+        mask = np.tile([sense in plain for sense in classes], (len(X), 1)).reshape(
+            len(X), len(classes))
+    else:
+        mask = np.array([[_allowed(sense, row, plain) for sense in classes] for row in found],
+                        dtype=bool).reshape(len(X), len(classes))
     mask[~mask.any(axis=1)] = True
     return mask
 

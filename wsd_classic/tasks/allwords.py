@@ -109,7 +109,7 @@ def featurize(corpus: AllWordsCorpus, sample: LexicalSample, featurizer: Featuri
                                         selected)
     for doc in tqdm(docs, total=count, desc="features", unit="target", disable=not progress,
                     file=sys.stderr):
-        table[doc.id] = featurizer.by_group(doc)
+        table[doc.id] = featurizer.by_group(doc, interned=True)
     return FeaturizedCorpus(sample, table, featurizer)
 
 
