@@ -1,11 +1,19 @@
 """Bag of words: the lemmas of the whole context, stop words and punctuation dropped."""
 from __future__ import annotations
 
+import functools
+
 from wsd_classic.preprocess.document import ProcessedInstance
 
 
 def is_content_word(lemma: str, is_stop: bool) -> bool:
-    return not is_stop and any(character.isalpha() for character in lemma)
+    return not is_stop and has_letter(lemma)
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def has_letter(lemma: str) -> bool:
+    """Cached: every target's context asks it of every word again."""
+    return any(character.isalpha() for character in lemma)
 
 
 def bag_of_words(doc: ProcessedInstance) -> list[str]:

@@ -14,7 +14,7 @@ OUTSIDE = "∅"
 
 
 def collocations(doc: ProcessedInstance) -> list[str]:
-    sentence = doc.sentence_range(doc.target)
+    sentence = doc.target_sentence
     features = []
     for start, end in WINDOWS:
         words = []

@@ -83,8 +83,8 @@ class Featurizer:
             raise WsdError(f"unreadable featurizer settings {settings!r} ({error}): retrain")
 
     def by_group(self, doc: ProcessedInstance, interned: bool = False) -> dict[str, list[str]]:
-        """``{group: names}``. With ``interned``, for a corpus's table: the same few
-        hundred thousand recur across hundreds of thousands of targets."""
+        """``{group: names}``; ``interned`` for a corpus's table, where the same few hundred
+        thousand names recur across hundreds of thousands of targets."""
         if interned:
             return {group: [sys.intern(name) for name in EXTRACTORS[group](doc)]
                     for group in self.groups}

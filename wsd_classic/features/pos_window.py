@@ -8,7 +8,7 @@ WIDTH = 3
 
 
 def pos_window(doc: ProcessedInstance) -> list[str]:
-    sentence = doc.sentence_range(doc.target)
+    sentence = doc.target_sentence
     features = []
     for offset in range(-WIDTH, WIDTH + 1):
         position = doc.target + offset

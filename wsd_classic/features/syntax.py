@@ -31,7 +31,7 @@ def syntactic_relations(doc: ProcessedInstance) -> list[str]:
         features.append("syn:rel=ROOT")
     if doc.tags[target].startswith("VB"):
         features.append(f"syn:voice={_voice(doc, target)}")
-    dependents = [i for i in doc.sentence_range(target) if i != target and doc.heads[i] == target]
+    dependents = [i for i in doc.target_sentence if i != target and doc.heads[i] == target]
     left = [i for i in dependents if i < target]
     right = [i for i in dependents if i > target]
     if left:

@@ -1,6 +1,7 @@
 """``ProcessedInstance``: the spaCy analysis of one context, in a compact, cacheable form."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 
@@ -28,6 +29,11 @@ class ProcessedInstance:
 
     def __len__(self) -> int:
         return len(self.words)
+
+    @functools.cached_property
+    def target_sentence(self) -> range:
+        """Token indices of the target's sentence (three feature groups read it)."""
+        return self.sentence_range(self.target)
 
     def sentence_range(self, index: int) -> range:
         """Token indices of the sentence holding token ``index``."""
