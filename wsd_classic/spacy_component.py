@@ -45,6 +45,9 @@ from wsd_classic.tasks import catalogue, engine
 from wsd_classic.corpora.allwords import UNIVERSAL_POS, wordnet_lemma
 
 PARTICLE_DEPENDENCY = "prt"
+# Docs annotated together (see ``WsdTagger.pipe``); 64 blocks of bin/tag are at most 320,000
+# characters, whose analyses spaCy has made anyway.
+BATCH_DOCS = 64
 COARSE_POS = {"n": ("NOUN",), "v": ("VERB",), "a": ("ADJ",), "r": ("ADV",),
               "unk": ("NOUN", "VERB", "ADJ", "ADV")}
 
@@ -92,12 +95,15 @@ class WsdTagger:
         self._annotate([doc])
         return doc
 
-    def pipe(self, docs: Iterable[Doc], batch_size: int = 64) -> Iterator[Doc]:
-        """Batches predict each lexelt's targets in one call, rather than one call per doc."""
+    def pipe(self, docs: Iterable[Doc], batch_size: int | None = None) -> Iterator[Doc]:
+        """Batches predict each lexelt's targets in one call, rather than one call per doc.
+
+        ``batch_size`` (spaCy's, set for its own memory: 8 blocks in ``bin/tag``) is not
+        used: a batch costs a call per lexelt it holds, so ``BATCH_DOCS`` docs make one."""
         batch = []
         for doc in docs:
             batch.append(doc)
-            if len(batch) >= batch_size:
+            if len(batch) >= BATCH_DOCS:
                 self._annotate(batch)
                 yield from batch
                 batch = []
