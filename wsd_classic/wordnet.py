@@ -6,11 +6,14 @@ WordNet's fixed lexicographer-file table.
 """
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import os
 import re
 import shutil
 import sys
+from collections.abc import Iterator
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,28 +125,35 @@ DATA_FILES = {"n": "data.noun", "v": "data.verb", "a": "data.adj", "r": "data.ad
 
 @dataclass(frozen=True)
 class SenseIndex:
-    """WordNet's sense index (``index.sense``): every sense key with its synset's offset, by lemma
-    and part of speech in WordNet's sense order.
+    """WordNet's sense index (``index.sense``: a line per sense key, with its synset's offset and
+    its sense number, sorted by key), searched by binary search in its lines.
 
     Read directly because NLTK lists a lemma's keys by building each of its synsets, and needs
-    seconds to load its own index: tagging text looks up every content word.
+    seconds to load its own index; reading the lines takes milliseconds, and a lemma's keys
+    stand together in them.
     """
 
-    keys: dict[tuple[str, str], tuple[str, ...]]
-    offsets: dict[str, int]
+    lines: list[str]
 
     @classmethod
     def read(cls, root: Path) -> "SenseIndex":
-        numbered: dict[tuple[str, str], list[tuple[int, str]]] = {}
-        offsets = {}
-        with open(root / "index.sense", encoding="utf-8") as lines:
-            for line in lines:
-                key, offset, number, _ = line.split()
-                lemma, _, lexical = key.partition("%")
-                numbered.setdefault((lemma, KEY_POS[lexical[0]]), []).append((int(number), key))
-                offsets[key] = int(offset)
-        return cls({entry: tuple(key for _, key in sorted(senses))
-                    for entry, senses in numbered.items()}, offsets)
+        return cls((root / "index.sense").read_text(encoding="utf-8").splitlines())
+
+    def _fields(self, prefix: str) -> Iterator[list[str]]:
+        """The fields of every line starting with ``prefix``."""
+        for line in itertools.islice(self.lines, bisect.bisect_left(self.lines, prefix), None):
+            if not line.startswith(prefix):
+                return
+            yield line.split(" ")
+
+    def keys(self, lemma: str, pos: str) -> tuple[str, ...]:
+        numbered = sorted((int(number), key) for key, _, number, _ in self._fields(f"{lemma}%")
+                          if KEY_POS[key.partition("%")[2][0]] == pos)
+        return tuple(key for _, key in numbered)
+
+    def offset(self, key: str) -> int | None:
+        """The offset of the key's synset in its data file, None for a key WordNet lacks."""
+        return next((int(offset) for _, offset, _, _ in self._fields(f"{key} ")), None)
 
 
 @functools.lru_cache(maxsize=1)
@@ -154,7 +164,7 @@ def sense_index() -> SenseIndex:
 def sense_keys(lemma: str, pos: str) -> tuple[str, ...]:
     """The sense keys of ``lemma`` (any case, words joined by ``_``) as a ``pos`` (``n``, ``v``,
     ``a`` with satellites, ``r``), in WordNet's order; empty when WordNet 3.0 lacks it."""
-    return sense_index().keys.get((lemma.lower(), pos), ())
+    return sense_index().keys(lemma.lower(), pos)
 
 
 _QUOTED = re.compile(r'"[^"]*"')
@@ -193,7 +203,7 @@ def gloss(key: str) -> str | None:
     """The definition of the sense's synset (its gloss without the quoted examples), read from
     the data file at the offset the sense index gives; None for a key WordNet 3.0 lacks."""
     for variant in _key_variants(key):
-        offset = sense_index().offsets.get(variant)
+        offset = sense_index().offset(variant)
         if offset is not None:
             line = _data_line(DATA_FILES[KEY_POS[variant.partition("%")[2][0]]], offset)
             return _QUOTED.sub("", line.partition("|")[2]).strip().strip("; ")

@@ -40,8 +40,7 @@ def database_first_sense(candidates: Sequence[str]) -> dict[str, float]:
     That order follows the lexicographer files, not frequency: the choice of a baseline that
     must not use WordNet's sense counts (``mfs`` on a lemma SemCor never tagged).
     """
-    offsets = wordnet.sense_index().offsets
-    return {min(candidates, key=offsets.__getitem__): 1.0}
+    return {min(candidates, key=wordnet.sense_index().offset): 1.0}
 
 
 def rank(key: str, candidates: Sequence[str]) -> int:
