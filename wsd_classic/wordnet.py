@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import itertools
 import os
 import re
 import shutil
@@ -141,10 +140,10 @@ class SenseIndex:
 
     def _fields(self, prefix: str) -> Iterator[list[str]]:
         """The fields of every line starting with ``prefix``."""
-        for line in itertools.islice(self.lines, bisect.bisect_left(self.lines, prefix), None):
-            if not line.startswith(prefix):
+        for index in range(bisect.bisect_left(self.lines, prefix), len(self.lines)):
+            if not self.lines[index].startswith(prefix):
                 return
-            yield line.split(" ")
+            yield self.lines[index].split(" ")
 
     def keys(self, lemma: str, pos: str) -> tuple[str, ...]:
         numbered = sorted((int(number), key) for key, _, number, _ in self._fields(f"{lemma}%")
