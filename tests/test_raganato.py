@@ -27,10 +27,10 @@ def test_fixture_sentences_and_documents():
 def test_fixture_tokens():
     first, second, _ = iter_raganato(FIXTURES / "raganato_sample.data.xml")
     assert first.tokens[:4] == (
-        RaganatoToken("The", "the", "DET"),
-        RaganatoToken("art", "art", "NOUN", "d000.s000.t000", line=6),
-        RaganatoToken("of", "of", "ADP"),
-        RaganatoToken("change ringing", "change_ringing", "NOUN", "d000.s000.t001", line=8))
+        RaganatoToken("A", "a", "DET"),
+        RaganatoToken("hobby", "hobby", "NOUN", "d000.s000.t000", line=6),
+        RaganatoToken("like", "like", "ADP"),
+        RaganatoToken("bell ringing", "bell_ringing", "NOUN", "d000.s000.t001", line=8))
     assert [token.text for token in second.tokens] == ["That", "'s", "caf\u00e9", "&", "quickly"]
     assert second.tokens[1].lemma == "'"
     assert [token.instance_id for token in second.instances] == ["d000.s001.t000", "d000.s001.t001"]
@@ -109,9 +109,8 @@ def test_any_corruption_gives_sentences_or_a_wsd_error(tmp_path, position, lengt
 def test_fixture_key():
     keys = read_raganato_key(FIXTURES / "raganato_sample.gold.key.txt")
     assert len(keys) == 6
-    assert keys["d000.s000.t000"] == ("art%1:09:00::",)
-    assert keys["d000.s000.t002"] == (
-        "peculiar%5:00:00:specific:00", "peculiar%5:00:00:characteristic:00")
+    assert keys["d000.s000.t000"] == ("hobby%1:04:00::",)
+    assert keys["d000.s000.t002"] == ("odd%5:00:00:strange:00", "odd%5:00:00:unusual:00")
 
 
 def test_key_fields_may_be_separated_by_any_whitespace(tmp_path):
