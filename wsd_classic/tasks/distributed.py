@@ -84,7 +84,10 @@ def connected(scheduler: str) -> Iterator:
             with _ctrl_c_ignored():
                 address = stack.enter_context(dask_distributed.LocalCluster(
                     n_workers=int(local.group(1)), threads_per_worker=1, processes=True,
-                    host="127.0.0.1", dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
+                    # CRITICAL, not ERROR: closing the cluster can race a worker's heartbeat,
+                    # which logs a traceback; a run's real failures reach the client's futures.
+                    host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                    silence_logs=logging.CRITICAL,
                     preload=[__name__]))
         else:
             address = scheduler
