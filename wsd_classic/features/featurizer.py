@@ -35,12 +35,6 @@ class ContextRule:
     sentences: int | None = None
     tokens_before: int = GIVEN_TOKENS_BEFORE
 
-    def describe(self) -> str:
-        if self.sentences is None:
-            return "the instance's given context"
-        return "the target's sentence" + (f" and {self.sentences} on each side"
-                                          if self.sentences else "")
-
     def span(self, token):
         """The context of the target ``token`` in its spaCy ``Doc``, as a ``Span``."""
         sentences = list(token.doc.sents)
@@ -92,11 +86,6 @@ class Featurizer:
 
     def table(self, docs: Iterable[ProcessedInstance]) -> dict[str, dict[str, list[str]]]:
         return {doc.id: self.by_group(doc, interned=True) for doc in docs}
-
-    def transform(self, docs: Iterable[ProcessedInstance],
-                  groups: Sequence[str] | None = None) -> list[list[str]]:
-        """One row per doc: the names of ``groups`` (default all of this featurizer's)."""
-        return [row(self.by_group(doc), groups or self.groups) for doc in docs]
 
 
 def row(features: dict[str, list[str]], groups: Sequence[str]) -> list[str]:
