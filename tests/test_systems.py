@@ -90,6 +90,31 @@ def test_svm_answers_the_training_distribution_below_its_minimum_of_instances():
     assert learnt.predict(river_context)[0] == RIVER
 
 
+def test_svm_learns_from_weighted_blocks_and_keeps_them_through_its_state():
+    from wsd_classic.features.weighted import Weighted
+
+    names = ("emb:0", "emb:1")
+    def context(x, y):  # the same binary name everywhere: only the values separate the senses
+        return ["bow=the", Weighted(names, np.array([x, y], np.float32))]
+    X = [context(1.0, 0.1), context(0.9, 0.0), context(0.1, 1.0), context(0.0, 0.8)] * 4
+    y = [RIVER, RIVER, MONEY, MONEY] * 4
+    model = LinearSVM(C=10.0).fit(X, y)
+    assert set(model.vocabulary_) == {"bow=the", "emb:0", "emb:1"}
+    assert list(model.predict([context(0.8, 0.2), context(0.2, 0.9)])) == [RIVER, MONEY]
+    meta, arrays = model.get_state()
+    restored = LinearSVM.from_state(model.get_params(), meta, arrays)
+    assert np.array_equal(restored.predict_proba(X), model.predict_proba(X))
+
+
+def test_weighted_matrix_places_values_under_their_names_and_skips_unknown_ones():
+    from wsd_classic.features.weighted import Weighted
+    from wsd_classic.systems.base import weighted_matrix
+
+    block = Weighted(("emb:0", "emb:9", "emb:1"), np.array([0.5, 7.0, -2.0]))
+    matrix = weighted_matrix([["bow=x", block], ["bow=y"]], {"bow=x": 0, "emb:0": 1, "emb:1": 2})
+    assert matrix.toarray().tolist() == [[0.0, 0.5, -2.0], [0.0, 0.0, 0.0]]
+
+
 def test_int32_sparse_indices_reach_liblinear():
     # NOTES.md: liblinear rejects int64-indexed sparse input; binary_matrix must build int32.
     from wsd_classic.systems.base import binary_matrix, build_vocabulary

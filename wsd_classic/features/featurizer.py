@@ -80,7 +80,8 @@ class Featurizer:
         """``{group: names}``; ``interned`` for a corpus's table, where the same few hundred
         thousand names recur across hundreds of thousands of targets."""
         if interned:
-            return {group: [sys.intern(name) for name in EXTRACTORS[group](doc)]
+            return {group: [sys.intern(name) if isinstance(name, str) else name
+                            for name in EXTRACTORS[group](doc)]
                     for group in self.groups}
         return {group: EXTRACTORS[group](doc) for group in self.groups}
 

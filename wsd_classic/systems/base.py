@@ -14,6 +14,7 @@ from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from wsd_classic.errors import WsdError
+from wsd_classic.features.weighted import all_names, binary_names
 
 # The linear SVM (liblinear too) and the decision list hold dense senses x features and senses x
 # training-rows arrays. A lexelt whose arrays would pass this many entries (256 MiB of float64
@@ -71,19 +72,49 @@ class SenseClassifier(ClassifierMixin, BaseEstimator):
 
 
 def binary_matrix(X: Sequence[Sequence[str]], vocabulary: dict[str, int]) -> sparse.csr_matrix:
-    """0/1 CSR matrix of the known features; int32 indices, which liblinear requires (NOTES.md)."""
+    """0/1 CSR matrix of the known binary features (``Weighted`` blocks left out); int32
+    indices, which liblinear requires (NOTES.md)."""
     indptr = [0]
     indices: list[int] = []
     for features in X:
-        indices.extend(sorted({vocabulary[name] for name in features if name in vocabulary}))
+        indices.extend(sorted({vocabulary[name] for name in binary_names(features)
+                               if name in vocabulary}))
         indptr.append(len(indices))
     return sparse.csr_matrix(
         (np.ones(len(indices), dtype=np.float64), np.asarray(indices, dtype=np.int32),
          np.asarray(indptr, dtype=np.int32)), shape=(len(X), len(vocabulary)))
 
 
-def build_vocabulary(X: Sequence[Sequence[str]]) -> dict[str, int]:
-    return vocabulary_of(sorted({f for row in X for f in row}))
+def weighted_matrix(X: Sequence[Sequence], vocabulary: dict[str, int]) -> sparse.csr_matrix:
+    """CSR matrix of the values of the rows' ``Weighted`` blocks (known names only)."""
+    columns_of: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = {}
+    indptr = [0]
+    indices: list[np.ndarray] = []
+    data: list[np.ndarray] = []
+    for features in X:
+        count = indptr[-1]
+        for block in features:
+            if isinstance(block, str):
+                continue
+            if block.names not in columns_of:  # one lookup per distinct names tuple
+                known = np.array([name in vocabulary for name in block.names], dtype=bool)
+                columns_of[block.names] = (known, np.array(
+                    [vocabulary[name] for name in block.names if name in vocabulary], np.int32))
+            known, columns = columns_of[block.names]
+            indices.append(columns)
+            data.append(np.asarray(block.values, np.float64)[known])
+            count += len(columns)
+        indptr.append(count)
+    matrix = sparse.csr_matrix(
+        (np.concatenate(data) if data else np.zeros(0),
+         np.concatenate(indices) if indices else np.zeros(0, np.int32),
+         np.asarray(indptr, dtype=np.int32)), shape=(len(X), len(vocabulary)))
+    matrix.sum_duplicates()
+    return matrix
+
+
+def build_vocabulary(X: Sequence[Sequence]) -> dict[str, int]:
+    return vocabulary_of(sorted({name for row in X for name in all_names(row)}))
 
 
 def vocabulary_of(names: Sequence[str]) -> dict[str, int]:

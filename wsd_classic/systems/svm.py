@@ -16,9 +16,10 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GroupKFold
 from sklearn.svm import LinearSVC
 
+from wsd_classic.features.weighted import binary_names
 from wsd_classic.systems import candidates
 from wsd_classic.systems.base import (SenseClassifier, binary_matrix, build_vocabulary,
-                                      check_dense_size, vocabulary_names)
+                                      check_dense_size, vocabulary_names, weighted_matrix)
 
 CALIBRATION_FOLDS = 5
 TEMPERATURE_BOUNDS = (0.02, 20.0)
@@ -98,7 +99,8 @@ class LinearSVM(SenseClassifier):
         would make its held-out twin look confidently wrong. Senses the candidate filter rules
         out are left out, as in ``predict_proba``.
         """
-        groups = np.unique([" ".join(sorted(set(row))) for row in X], return_inverse=True)[1]
+        groups = np.unique([" ".join(sorted(set(binary_names(row)))) for row in X],
+                           return_inverse=True)[1]
         if groups.max() + 1 < CALIBRATION_FOLDS:
             return 1.0, 0.0
         held_out = np.full((len(y), len(self.classes_)), -np.inf)
@@ -132,7 +134,8 @@ class LinearSVM(SenseClassifier):
 
     def _matrix(self, X):
         """Binary features, each row scaled to unit length: liblinear's dual solver converges
-        15-20 times faster than on raw 0/1 rows, and long contexts no longer dominate.
+        15-20 times faster than on raw 0/1 rows, and long contexts no longer dominate. The
+        values of ``Weighted`` blocks are added as their groups scaled them.
 
         A 0/1 row's length is the square root of its count of features; dividing here rather
         than through scikit-learn's ``normalize`` spares its input validation on every call of
@@ -140,6 +143,8 @@ class LinearSVM(SenseClassifier):
         matrix = binary_matrix(X, self.vocabulary_)
         counts = np.diff(matrix.indptr)
         matrix.data /= np.repeat(np.sqrt(np.maximum(counts, 1)), counts)
+        if X and any(not isinstance(feature, str) for feature in X[0]):  # a table's rows share groups
+            matrix = (matrix + weighted_matrix(X, self.vocabulary_)).tocsr()
         return matrix
 
     def decision_function(self, X) -> np.ndarray:
