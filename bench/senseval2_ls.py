@@ -12,6 +12,7 @@ import argparse
 import hashlib
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -52,7 +53,10 @@ def tree_rss_bytes(root_pid: int) -> int:
 
 
 def timed_run(arguments: list[str], environment: dict) -> dict:
+    """Wall time, peak memory and CPU seconds (user + system of the run and the descendants it
+    waited for: contention from other work on the machine affects them less than wall time)."""
     start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     process = subprocess.Popen(arguments, env=environment, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, cwd=REPO)
     peak = 0
@@ -69,8 +73,10 @@ def timed_run(arguments: list[str], environment: dict) -> dict:
     sampler.join()
     if process.returncode != 0:
         sys.exit(f"bin/train failed ({process.returncode}):\n{stderr}")
-    return {"wall_seconds": time.perf_counter() - start, "peak_rss_mb": peak / 2**20,
-            "stdout": stdout}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"wall_seconds": time.perf_counter() - start, "cpu_seconds": cpu,
+            "peak_rss_mb": peak / 2**20, "stdout": stdout}
 
 
 def digests(directory: Path) -> dict[str, str]:
@@ -91,6 +97,7 @@ def main() -> int:
     if not args.warm_only:
         environment["WSD_CLASSIC_CACHE"] = str(work / "cache")
     runs = {}
+    load_average = os.getloadavg()[0]
     for label in (("warm",) if args.warm_only else ("cold", "warm")):
         command = [str(REPO / "bin" / "train"), "--task", TASK, "--jobs", str(args.jobs),
                    "--models-dir", str(work / label / "models"),
@@ -103,7 +110,7 @@ def main() -> int:
         run["stages"] = json.loads((out / "timings.json").read_text())["stages"]
         run["digests"] = digests(out)
         runs[label] = run
-        print(f"{label}: {run['wall_seconds']:.1f}s wall, peak {run['peak_rss_mb']:.0f} MB, "
+        print(f"{label}: {run['wall_seconds']:.1f}s wall, {run['cpu_seconds']:.1f}s CPU, peak {run['peak_rss_mb']:.0f} MB, "
               f"stages {json.dumps({k: round(v, 1) for k, v in run['stages'].items()})}",
               flush=True)
     last = work / list(runs)[-1] / "results" / TASK
@@ -123,9 +130,11 @@ def main() -> int:
         "identical_outputs": (runs["cold"]["digests"] == runs["warm"]["digests"]
                               if len(runs) == 2 else None),
         "accuracy": accuracy, "targets": checks,
-        "speed_targets": {"warm_under_60s": runs["warm"]["wall_seconds"] < 60,
-                          "cold_under_300s": (runs["cold"]["wall_seconds"] < 300
-                                              if "cold" in runs else None),
+        # Wall times depend on what else the machine runs: its load average, at the start.
+        "load_average": load_average,
+        "speed_targets": {"warm_at_most_15s": runs["warm"]["wall_seconds"] <= 15,
+                          "cold_at_most_60s": (runs["cold"]["wall_seconds"] <= 60
+                                               if "cold" in runs else None),
                           "peak_under_3GB": max(r["peak_rss_mb"] for r in runs.values()) < 3072},
     }
     target = REPO / "bench" / "results" / "senseval2-ls.json"

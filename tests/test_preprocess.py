@@ -4,6 +4,7 @@ import os
 import signal
 import sys
 import threading
+from dataclasses import replace
 
 import pytest
 
@@ -11,6 +12,7 @@ from wsd_classic.corpora.model import Instance
 from wsd_classic.errors import WsdError
 from wsd_classic.preprocess import cache, pipeline
 from wsd_classic.preprocess.cache import processed
+from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.preprocess.pipeline import clip_context, process
 
 
@@ -33,6 +35,36 @@ def test_target_and_satellite_are_aligned_to_their_tokens():
     assert all(word.strip() for word in doc.words)  # whitespace tokens dropped
     assert doc.sentences[doc.target] == 0 and doc.sentences[-1] == 1
     assert all(0 <= head < len(doc) for head in doc.heads)
+
+
+def test_only_the_target_s_sentence_is_tagged_and_parsed():
+    text = "The children were singing loudly. They called the meeting off. Banks rose."
+    doc = next(process([instance(text, "called", "off")]))
+    sentence = doc.target_sentence
+    assert [doc.words[i] for i in sentence] == ["They", "called", "the", "meeting", "off", "."]
+    assert all(doc.tags[i] for i in sentence)
+    assert all(head in sentence for head in (doc.heads[i] for i in sentence))
+    assert doc.deps[doc.sats[0]] == "prt"
+    outside = [i for i in range(len(doc)) if i not in sentence]
+    assert {doc.tags[i] for i in outside} == {""} and {doc.deps[i] for i in outside} == {""}
+    assert all(doc.heads[i] == i for i in outside)
+    # the bag of words' lemmas there come from the lookup table, which needs no tagger
+    lemmas = dict(zip(doc.words, doc.lemmas))
+    assert (lemmas["children"], lemmas["singing"], lemmas["Banks"], lemmas["rose"]) == (
+        "child", "sing", "bank", "rise")
+    assert [doc.sentences[i] for i in (0, doc.target, len(doc) - 1)] == [0, 1, 2]
+
+
+def test_a_context_outside_the_target_s_sentence_takes_lookup_lemmas():
+    doc = ProcessedInstance("x.1", "x.n", ("Geese", "flew", ".", "Banks", "rose", "."),
+                            ("goose", "fly", ".", "bank", "rise", "."), ("",) * 6,
+                            (0, 0, 0, 1, 1, 1), (0, 1, 2, 3, 4, 5), ("",) * 6, (False,) * 6,
+                            target=3)
+    assert pipeline.with_looked_up_context(doc).lemmas == ("goose", "fly", ".", "bank", "rise",
+                                                           ".")
+    analysed = replace(doc, lemmas=("geese", "flew", ".", "Banks-rule", "rose-rule", "."))
+    assert pipeline.with_looked_up_context(analysed).lemmas == (
+        "goose", "fly", ".", "Banks-rule", "rose-rule", ".")
 
 
 def test_long_context_is_clipped_around_the_head():
@@ -125,3 +157,23 @@ def test_a_ctrl_c_swallowed_by_a_finalizer_is_still_an_interrupt(capsys):
         next(docs)
     assert capsys.readouterr().err == ""  # no "Exception ignored in ... __del__" report
     assert sys.unraisablehook is hook
+
+
+def test_workers_analyse_as_this_process_does_and_keep_the_order(monkeypatch):
+    items = [instance(f"Call {n}: they called the meeting off. It rained {n} times.", "called",
+                      "off", id_=f"call.{n}") for n in range(5)]
+    alone = list(process(items, jobs=1))
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_CONTEXTS", 0)
+    monkeypatch.setattr(pipeline, "CHUNK_CONTEXTS", 2)
+    assert list(process(items, jobs=2)) == alone
+    assert [doc.id for doc in alone] == [item.id for item in items]
+
+
+def _crash(item):
+    os._exit(3)
+
+
+def test_a_worker_that_dies_is_a_one_line_error(monkeypatch):
+    monkeypatch.setattr(pipeline, "WORKER_EXIT_GRACE_SECONDS", 0.01)
+    with pytest.raises(WsdError, match="a spaCy worker process ended unexpectedly"):
+        list(pipeline.in_workers(_crash, [1, 2], processes=2))

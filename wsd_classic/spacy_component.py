@@ -21,7 +21,9 @@ is enough. What a target is depends on the model's task kind:
 Each target's context is the model's own context rule (``features.featurizer``, read from the
 model header) applied to the doc, turned into a ``ProcessedInstance`` by
 ``preprocess.pipeline.to_processed`` (the function training uses), and featurized by the same
-featurizer. The pipeline needs a tagger, lemmatizer and parser before this component.
+featurizer. For a lexical-sample model, the lemmas outside the target's sentence are then the
+lookup lemmas its training contexts had (``preprocess.pipeline.with_looked_up_context``). The
+pipeline needs a tagger, lemmatizer and parser before this component.
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ from wsd_classic.corpora.model import Instance, Lexelt
 from wsd_classic.errors import WsdError
 from wsd_classic.features.featurizer import Featurizer, row, sentence_index
 from wsd_classic.preprocess.document import ProcessedInstance
-from wsd_classic.preprocess.pipeline import to_processed
+from wsd_classic.preprocess.pipeline import to_processed, with_looked_up_context
 from wsd_classic.systems.first_sense import wordnet_senses
 from wsd_classic.tasks import catalogue, engine
 from wsd_classic.corpora.allwords import UNIVERSAL_POS, wordnet_lemma
@@ -143,7 +145,8 @@ class WsdTagger:
                     continue
                 features = []
                 if self._reads_context(item):
-                    contexts = contexts or ContextCache(self.featurizer, doc)
+                    contexts = contexts or ContextCache(self.featurizer, doc,
+                                                        looked_up=not self.all_words)
                     features = row(contexts.features(token, item, particles),
                                    self.system.feature_groups)
                 by_lexelt[item].append((token, features))
@@ -168,10 +171,12 @@ class WsdTagger:
 
 class ContextCache:
     """The processed context of each target of one doc; targets whose context rule gives the
-    same span share one analysis, and differ only in which token is the target."""
+    same span share one analysis, and differ only in which token is the target. ``looked_up``:
+    lemmas outside the target's sentence from the lookup table, as a lexical sample's."""
 
-    def __init__(self, featurizer: Featurizer, doc: Doc):
+    def __init__(self, featurizer: Featurizer, doc: Doc, looked_up: bool = False):
         self.featurizer = featurizer
+        self.looked_up = looked_up
         self.sentences = list(doc.sents)
         self.starts = [sentence.start for sentence in self.sentences]
         # The whole doc analysed once; a context is a slice of it. ``kept_before[i]``: the
@@ -190,7 +195,7 @@ class ContextCache:
         doc = replace(self.windows[(start, end)], id=str(token.i), lexelt=item,
                       target=self.kept_before[token.i] - start,
                       sats=tuple(self.kept_before[particle.i] - start for particle in particles))
-        return self.featurizer.by_group(doc)
+        return self.featurizer.by_group(with_looked_up_context(doc) if self.looked_up else doc)
 
 
 def _char_span(token: Token) -> tuple[int, int]:

