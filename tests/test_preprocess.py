@@ -167,13 +167,3 @@ def test_workers_analyse_as_this_process_does_and_keep_the_order(monkeypatch):
     monkeypatch.setattr(pipeline, "CHUNK_CONTEXTS", 2)
     assert list(process(items, jobs=2)) == alone
     assert [doc.id for doc in alone] == [item.id for item in items]
-
-
-def _crash(item):
-    os._exit(3)
-
-
-def test_a_worker_that_dies_is_a_one_line_error(monkeypatch):
-    monkeypatch.setattr(pipeline, "WORKER_EXIT_GRACE_SECONDS", 0.01)
-    with pytest.raises(WsdError, match="a spaCy worker process ended unexpectedly"):
-        list(pipeline.in_workers(_crash, [1, 2], processes=2))

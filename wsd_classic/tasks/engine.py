@@ -7,14 +7,11 @@ the system knows nothing of with the system's back-off (``decide``).
 """
 from __future__ import annotations
 
-import contextlib
-import signal
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from wsd_classic import systems
@@ -26,6 +23,7 @@ from wsd_classic.preprocess.cache import processed
 from wsd_classic.systems import BackOff
 from wsd_classic.systems.first_sense import rank
 from wsd_classic.tasks.catalogue import LEXICAL_SAMPLE
+from wsd_classic.workers import in_workers
 
 
 @dataclass
@@ -60,7 +58,9 @@ def training_rows(corpus: FeaturizedCorpus, instances: Sequence[Instance], group
     return X, y, weights
 
 
-def _fit_lexelt(system: str, params: dict, item: str, X, y, weights):
+def _fit_lexelt(job: tuple):
+    """The estimator of one lexelt's ``(system, params, item, X, y, weights)``."""
+    system, params, item, X, y, weights = job
     try:
         return systems.make(system, **params).fit(X, y, sample_weight=weights)
     except WsdError as error:  # an estimator does not know which lexelt it is fitted on
@@ -85,35 +85,13 @@ def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
         progress = sys.stderr.isatty()
     bar = tqdm(total=len(jobs_input), desc=f"train {system}", unit="lexelt", disable=not progress,
                file=sys.stderr)
-    with _workers_deaf_to_interrupts(jobs):
-        fitted = Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(_fit_lexelt)(system, params or {}, item, X, y, w)
-            for item, X, y, w in jobs_input)
+    fitted = in_workers(_fit_lexelt, [(system, params or {}, *job) for job in jobs_input], jobs)
     models = {}
     for (item, *_), model in zip(jobs_input, fitted):
         models[item] = model
         bar.update()
     bar.close()
     return TrainedSystem(task, system, models, featurizer=corpus.featurizer, kind=kind)
-
-
-@contextlib.contextmanager
-def _workers_deaf_to_interrupts(jobs: int):
-    """Worker processes joblib starts in this block ignore Ctrl-C, and this process does too.
-
-    A Ctrl-C at the terminal reaches every process of the group, and each worker would print its
-    own KeyboardInterrupt traceback. An ignored SIGINT survives the workers' exec (Python then
-    installs no handler of its own), so only this process is interrupted, and stops them. The
-    block lasts while joblib starts them and hands out the first lexelts: milliseconds.
-    """
-    if jobs == 1:  # no worker: joblib runs the lexelts here, and Ctrl-C must work
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def predict(model, rows: list[list[str]]) -> list[dict[str, float]]:

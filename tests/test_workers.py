@@ -1,0 +1,33 @@
+"""Work shared out to forked worker processes: order, errors, a worker that dies."""
+import os
+
+import pytest
+
+from wsd_classic import workers
+from wsd_classic.errors import WsdError
+
+
+def _checked(number):
+    if number < 0:
+        raise WsdError(f"negative: {number}")
+    return number * number
+
+
+def test_results_come_in_the_order_of_the_items():
+    assert list(workers.in_workers(_checked, range(20), processes=2)) == [
+        number * number for number in range(20)]
+
+
+def test_an_error_in_a_worker_reaches_this_process():
+    with pytest.raises(WsdError, match="negative: -1"):
+        list(workers.in_workers(_checked, [1, -1, 2], processes=2))
+
+
+def _crash(item):
+    os._exit(3)
+
+
+def test_a_worker_that_dies_is_a_one_line_error(monkeypatch):
+    monkeypatch.setattr(workers, "WORKER_EXIT_GRACE_SECONDS", 0.01)
+    with pytest.raises(WsdError, match="a worker process ended unexpectedly"):
+        list(workers.in_workers(_crash, [1, 2], processes=2))
