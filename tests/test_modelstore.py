@@ -180,7 +180,7 @@ def test_a_failed_save_keeps_the_previous_model_and_leaves_no_temporary_file(mod
     def disk_full(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(np, "savez_compressed", disk_full)
+    monkeypatch.setattr(modelstore, "_npz", disk_full)
     with pytest.raises(OSError):
         modelstore.save(trained, root)
     assert path.read_bytes() == before

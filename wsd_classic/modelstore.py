@@ -17,6 +17,7 @@ import platform
 import time
 import zipfile
 import zlib
+from importlib.metadata import version
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,17 +56,13 @@ class TrainedSystem:
 
 
 def library_versions() -> dict[str, str]:
-    import nltk
-    import scipy
-    import sklearn
-    import spacy
-
+    """From the installed packages' metadata: saving a model imports none of them."""
     from wsd_classic.preprocess.pipeline import model_signature
 
     # The spaCy model too: the features a model learnt from are the analyses that model made.
     return {"wsd-classic": __version__, "python": platform.python_version(),
-            "numpy": np.__version__, "scipy": scipy.__version__, "scikit-learn": sklearn.__version__,
-            "spacy": spacy.__version__, "spacy-model": model_signature(), "nltk": nltk.__version__}
+            **{name: version(name) for name in ("numpy", "scipy", "scikit-learn", "spacy")},
+            "spacy-model": model_signature(), "nltk": version("nltk")}
 
 
 def _packed(meta: dict, arrays: dict) -> bytes:
@@ -125,10 +122,19 @@ def save(trained: TrainedSystem, models_root: Path, task_dir: Path | None = None
     path = (model_path(models_root, trained.task, trained.system) if task_dir is None
             else Path(task_dir) / trained.system / FILENAME)
     path.parent.mkdir(parents=True, exist_ok=True)
-    archive = io.BytesIO()
-    np.savez_compressed(archive, **arrays)
-    write_atomically(path, [_sealed(archive.getvalue())])
+    write_atomically(path, [_sealed(_npz(arrays))])
     return path
+
+
+def _npz(arrays: dict[str, np.ndarray]) -> bytes:
+    """``np.savez_compressed``'s archive at deflate's fastest level: level 6 costs twice the
+    time for files 8% smaller."""
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zipped:
+        for name, array in arrays.items():
+            with zipped.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, array, allow_pickle=False)
+    return archive.getvalue()
 
 
 def _sealed(archive: bytes) -> bytes:
