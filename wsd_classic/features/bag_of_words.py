@@ -2,12 +2,9 @@
 from __future__ import annotations
 
 import functools
+from itertools import compress
 
 from wsd_classic.preprocess.document import ProcessedInstance
-
-
-def is_content_word(lemma: str, is_stop: bool) -> bool:
-    return not is_stop and has_letter(lemma)
 
 
 @functools.lru_cache(maxsize=1 << 18)
@@ -18,9 +15,8 @@ def has_letter(lemma: str) -> bool:
 
 def bag_of_words(doc: ProcessedInstance) -> list[str]:
     """``bow=<lemma>`` for every distinct content lemma except the target and its particles."""
-    skipped = {doc.target, *doc.sats}
-    lemmas = {
-        lemma for index, (lemma, stop) in enumerate(zip(doc.lemmas, doc.stops))
-        if index not in skipped and is_content_word(lemma, stop)
-    }
+    kept = [not stop for stop in doc.stops]
+    for index in (doc.target, *doc.sats):
+        kept[index] = False
+    lemmas = {lemma for lemma in set(compress(doc.lemmas, kept)) if has_letter(lemma)}
     return [f"bow={lemma}" for lemma in sorted(lemmas)]
