@@ -4,7 +4,7 @@ warm run, wall time per stage, peak memory of the whole process tree, accuracy p
 whether the two runs wrote byte-identical answers and scores. Writes
 bench/results/senseval2-ls.json.
 
-    python bench/senseval2_ls.py [--data-dir DIR] [--jobs 2] [--warm-only]
+    python bench/senseval2_ls.py [--data-dir DIR] [--jobs 2] [--warm-only] [--out FILE]
 """
 from __future__ import annotations
 
@@ -91,6 +91,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--warm-only", action="store_true",
                         help="skip the cold run (the cache in $WSD_CLASSIC_CACHE is used)")
+    parser.add_argument("--out", type=Path,
+                        default=REPO / "bench" / "results" / "senseval2-ls.json")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="wsd-bench-"))
     environment = dict(os.environ)
@@ -137,7 +139,7 @@ def main() -> int:
                                                if "cold" in runs else None),
                           "peak_under_3GB": max(r["peak_rss_mb"] for r in runs.values()) < 3072},
     }
-    target = REPO / "bench" / "results" / "senseval2-ls.json"
+    target = args.out
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(result, indent=2) + "\n")
     print(runs[list(runs)[-1]]["stdout"])
