@@ -31,3 +31,17 @@ def test_a_worker_that_dies_is_a_one_line_error(monkeypatch):
     monkeypatch.setattr(workers, "WORKER_EXIT_GRACE_SECONDS", 0.01)
     with pytest.raises(WsdError, match="a worker process ended unexpectedly"):
         list(workers.in_workers(_crash, [1, 2], processes=2))
+
+
+def _blas_threads(item):
+    from threadpoolctl import threadpool_info
+
+    return {pool["num_threads"] for pool in threadpool_info()}
+
+
+def test_a_worker_runs_one_blas_thread():
+    import scipy.linalg  # noqa: F401  (loads the BLAS libraries)
+
+    if _blas_threads(None) in ({1}, set()):
+        pytest.skip("this process runs one BLAS thread already")
+    assert list(workers.in_workers(_blas_threads, [0], processes=2)) == [{1}]
