@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from wsd_classic.corpora.model import Instance
+from wsd_classic import workers
 from wsd_classic.errors import WsdError
 from wsd_classic.preprocess import cache, pipeline
 from wsd_classic.preprocess.cache import processed
@@ -116,7 +117,7 @@ class _WorkersThatLeave:
 
 
 def test_a_worker_that_leaves_is_a_one_line_error(monkeypatch):
-    monkeypatch.setattr(pipeline, "WORKER_EXIT_GRACE_SECONDS", 0.01)
+    monkeypatch.setattr(workers, "WORKER_EXIT_GRACE_SECONDS", 0.01)
     docs = pipeline.pipe(_WorkersThatLeave(), ["a", "b"], n_process=2)
     assert next(docs) == "a"
     with pytest.raises(WsdError, match="a spaCy worker process ended unexpectedly"):

@@ -45,3 +45,11 @@ def test_a_worker_runs_one_blas_thread():
     if _blas_threads(None) in ({1}, set()):
         pytest.skip("this process runs one BLAS thread already")
     assert list(workers.in_workers(_blas_threads, [0], processes=2)) == [{1}]
+
+
+def test_the_ctrl_c_handler_is_given_back():
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    assert list(workers.in_workers(_checked, [1, 2], processes=2)) == [1, 4]
+    assert signal.getsignal(signal.SIGINT) is before

@@ -5,9 +5,12 @@ scikit-learn), where freshly started interpreters would each import and load it 
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -21,32 +24,71 @@ WORKER_EXIT_GRACE_SECONDS = 1.0
 
 def in_workers(function: Callable, items: Sequence, processes: int) -> Iterator:
     """``function(item)`` for each of ``items``, in order, computed on ``processes`` forked
-    worker processes (here, for 1).
-
-    A Ctrl-C at the terminal reaches the workers too: each leaves at once and silently, and
-    this process raises KeyboardInterrupt as usual and reports it.
-    """
+    worker processes (here, for 1), quiet on Ctrl-C (``quiet_on_ctrl_c``)."""
     if processes == 1:
         yield from map(function, items)
         return
-    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
-                               initializer=_start_worker)
+    with quiet_on_ctrl_c() as ctrl_c:
+        pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_one_blas_thread)
+        try:
+            yield from pool.map(function, items)
+        except BrokenProcessPool as error:
+            raise worker_loss(ctrl_c, "a worker process ended unexpectedly") from error
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def quiet_on_ctrl_c() -> Iterator[threading.Event]:
+    """Within, a Ctrl-C ends every worker process forked here at once and silently, and this
+    process raises KeyboardInterrupt as usual and reports it. Yields the event a Ctrl-C here
+    sets (outside the main thread, where no handler can be installed, one never set).
+
+    A Ctrl-C at the terminal reaches every process of the group, and each worker would print its
+    own KeyboardInterrupt traceback. Forked, the workers inherit the handler installed here
+    from their first instruction. A KeyboardInterrupt raised inside a finalizer or an at-fork
+    hook (``__del__``, logging's lock release) is swallowed there with an "Exception ignored"
+    report: that report is kept quiet, and the event still says the Ctrl-C came.
+    """
+    ctrl_c = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield ctrl_c
+        return
+    parent = os.getpid()
+
+    def interrupted(signal_number, frame):
+        if os.getpid() != parent:
+            os._exit(0)  # any other status makes spaCy warn; the parent reports the interrupt
+        ctrl_c.set()
+        raise KeyboardInterrupt
+
+    unraisable_hook = sys.unraisablehook
+
+    def quiet_ctrl_c(report):
+        if not (ctrl_c.is_set() and issubclass(report.exc_type, KeyboardInterrupt)):
+            unraisable_hook(report)
+
+    previous = signal.signal(signal.SIGINT, interrupted)
+    sys.unraisablehook = quiet_ctrl_c
     try:
-        yield from pool.map(function, items)
-    except BrokenProcessPool as error:
-        # The group's Ctrl-C may end the workers a moment before it reaches this process,
-        # whose own then interrupts the wait, as KeyboardInterrupt.
-        time.sleep(WORKER_EXIT_GRACE_SECONDS)
-        raise WsdError("a worker process ended unexpectedly") from error
+        yield ctrl_c
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = unraisable_hook
 
 
-def _start_worker():
+def worker_loss(ctrl_c: threading.Event, message: str) -> BaseException:
+    """What a worker that left means: this process's own Ctrl-C (the group's Ctrl-C may end
+    the workers a moment before it reaches this process), else an error."""
+    if not ctrl_c.is_set():
+        time.sleep(WORKER_EXIT_GRACE_SECONDS)
+    return KeyboardInterrupt() if ctrl_c.is_set() else WsdError(message)
+
+
+def _one_blas_thread():
+    """The workers are the parallelism: BLAS threads of their own would only contend for the
+    same cores (a third more CPU time to train the svm), as joblib's workers also avoid."""
     from threadpoolctl import threadpool_limits
 
-    # The workers are the parallelism: BLAS threads of their own would only contend for the
-    # same cores (a third more CPU time to train the svm), as joblib's workers also avoid.
     threadpool_limits(1)
-    # Ctrl-C: leave silently, this process reports the interrupt.
-    signal.signal(signal.SIGINT, lambda signal_number, frame: os._exit(0))

