@@ -140,9 +140,9 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
                      jobs: int = 1, progress: bool | None = None) -> TrainingData:
     """Read SemCor and featurize the targets of its lexelts with two senses or more, and
     WordNet's examples of those lexelts (with ``with_features`` and ``with_examples``);
-    ``featurizer`` defaults to the semcor task's context rule."""
+    ``featurizer`` defaults to the semcor task's (its svm's word vectors included)."""
     parts = tuple(parts)
-    featurizer = featurizer or Featurizer(catalogue.SEMCOR.context)
+    featurizer = featurizer or catalogue.SEMCOR.featurizer(catalogue.SEMCOR.systems)
     corpus = read_semcor_corpus(semcor_root, parts)
     senses: dict[str, set[str]] = defaultdict(set)
     for target in corpus.targets:
