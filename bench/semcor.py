@@ -18,7 +18,9 @@ writes bench/results/semcor_context.json. ``--tune-svm C=1,3,10`` does the same 
 svm's parameters, the others as registered (bench/results/semcor_svm_C.json); ``--folds 5``
 averages its held-out accuracy over the five disjoint sets of every 5th file.
 ``--tune-examples [svm|dlist]`` compares the system trained without and with WordNet's examples
-(bench/results/semcor_svm_examples.json).
+(bench/results/semcor_svm_examples.json). ``--tune-emb exponential:10:1:0,...`` does it for
+svm's embedding features, each setting ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES`` on the task's
+word vectors (bench/results/semcor_emb.json, one row added per setting).
 
 ``--mfs-back-offs`` scores ``mfs`` with each back-off for lemmas SemCor never tagged (WordNet's
 first sense, WordNet's database order, alphabetical sense keys) on every dataset beside the
@@ -48,6 +50,8 @@ from wsd_classic.corpora.raganato import read_raganato_key  # noqa: E402
 from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE  # noqa: E402
 from wsd_classic.scoring.raganato import score_raganato  # noqa: E402
 from wsd_classic.systems.first_sense import database_first_sense, first_sense  # noqa: E402
+from wsd_classic.features import word_vectors  # noqa: E402
+from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule  # noqa: E402
 from wsd_classic.features.featurizer import ContextRule, Featurizer  # noqa: E402
 from wsd_classic.tasks import allwords, catalogue  # noqa: E402
 from wsd_classic.corpora.allwords import AllWordsCorpus, read_raganato_corpus  # noqa: E402
@@ -70,7 +74,7 @@ def peak_memory_mb() -> dict[str, float]:
 def train_all(semcor_root: Path, names: list[str], models_root: Path, jobs: int) -> dict:
     trainable = [name for name in names if systems.get(name).estimator is not None]
     started = time.perf_counter()
-    data = allwords.prepare_training(semcor_root, jobs=jobs)
+    data = allwords.prepare_training(semcor_root, featurizer=TASK.featurizer(trainable), jobs=jobs)
     report = {"prepare_seconds": time.perf_counter() - started, "info": data.info, "systems": {}}
     for name in trainable:
         started = time.perf_counter()
@@ -181,6 +185,34 @@ def tune_context(args) -> dict:
     return tuning_result("context_sentences", results)
 
 
+def tune_embeddings(args) -> dict:
+    """svm's held-out SemCor accuracy and development F1 for each embedding rule and context
+    size; the rows join those of earlier runs."""
+    development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
+    semcor_root = registry.locate(TASK.dataset, args.data_dir)
+    vectors = word_vectors.obtain(TASK.embedding.vectors, args.data_dir)
+    out = RESULTS / "semcor_emb.json"
+    rows = json.loads(out.read_text())["rows"] if out.is_file() else []
+    for setting in args.tune_emb.split(","):
+        strategy, window, scale, sentences = setting.split(":")
+        rule = EmbeddingRule(strategy, int(window), float(scale), TASK.embedding.vectors)
+        started = time.perf_counter()
+        data = allwords.prepare_training(semcor_root, featurizer=Featurizer(
+            ContextRule(sentences=int(sentences)), embedding=ContextEmbedding(rule, vectors)),
+            jobs=args.jobs)
+        rows.append({"strategy": strategy, "window": int(window), "scale": float(scale),
+                     "context_sentences": int(sentences), "vectors": dataclasses.asdict(rule.vectors),
+                     "vectors_sha256": vectors.identity, "params": TASK.system_params("svm"),
+                     "held_out_semcor_accuracy": held_out_accuracy(data, "svm", args.jobs),
+                     "development_f1": development_f1(data, "svm", development, args.jobs),
+                     "seconds": time.perf_counter() - started})
+        del data
+        print(f"emb {setting}: {rows[-1]}", file=sys.stderr, flush=True)
+        out.write_text(json.dumps({**tuning_result("embedding", {}), "rows": rows}, indent=2)
+                       + "\n")
+    return {**tuning_result("embedding", {}), "rows": rows}
+
+
 def tune_svm(args) -> dict:
     """svm's held-out SemCor accuracy and development F1 for each value of one parameter."""
     parameter, values = parse_parameter_values(args.tune_svm)
@@ -202,6 +234,7 @@ def compare_settings(args, name: str, setting: str, settings: dict[str, dict]) -
     trained with each of ``settings`` (``train_system`` arguments, by label)."""
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
+                                     featurizer=TASK.featurizer([name], args.data_dir),
                                      jobs=args.jobs)
     results = {}
     for label, overrides in settings.items():
@@ -297,6 +330,9 @@ def main() -> int:
                         metavar="SYSTEM",
                         help="instead: the held-out and development scores of SYSTEM (default "
                              "svm) without and with WordNet's examples in training")
+    parser.add_argument("--tune-emb", metavar="STRATEGY:WINDOW:SCALE:SENTENCES,...",
+                        help="instead: svm's held-out and development scores per embedding "
+                             "rule and context size, e.g. exponential:10:1:0")
     parser.add_argument("--folds", type=int, default=1, choices=range(1, HELD_OUT_EVERY + 1),
                         metavar=f"1..{HELD_OUT_EVERY}",
                         help="with --tune-svm or --tune-examples: average held-out accuracy "
@@ -310,7 +346,8 @@ def main() -> int:
                 f"semcor_svm_{args.tune_svm.partition('=')[0]}.json" if args.tune_svm else None),
                (args.tune_examples, tune_examples,
                 f"semcor_{args.tune_examples}_examples.json"),
-               (args.mfs_back_offs, mfs_back_offs, "semcor_mfs.json")]
+               (args.mfs_back_offs, mfs_back_offs, "semcor_mfs.json"),
+               (args.tune_emb, tune_embeddings, "semcor_emb.json")]
     chosen = next(((study, name) for wanted, study, name in studies if wanted), None)
     if chosen:
         result, target = chosen[0](args), RESULTS / chosen[1]

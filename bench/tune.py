@@ -6,11 +6,17 @@ For each candidate setting, every lexelt's annotated training instances are spli
 out fold (correct when it is one of the instance's gold tags). The mean over all held-out
 instances picks the setting. The test set is never read. Writes bench/results/tune.json.
 
+``--emb`` instead cross-validates the svm with embedding features (``features.embeddings``) for
+each ``STRATEGY:WINDOW:SCALE`` given, on the vectors of ``--vectors`` (word2vec settings, e.g.
+``dimensions=200,sg=1``), and adds the rows to bench/results/tune_emb.json.
+
     python bench/tune.py [--folds 5] [--jobs 2] [--data-dir DIR]
+    python bench/tune.py --emb exponential:10:1,fractional:10:1 [--vectors dimensions=200]
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import sys
@@ -28,6 +34,9 @@ from wsd_classic import systems  # noqa: E402
 from wsd_classic.corpora import registry  # noqa: E402
 from wsd_classic.corpora.lexsample import read_lexical_sample  # noqa: E402
 from wsd_classic.tasks import engine  # noqa: E402
+from wsd_classic.features import word_vectors  # noqa: E402
+from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule  # noqa: E402
+from wsd_classic.preprocess.cache import processed  # noqa: E402
 
 GRIDS = {
     "svm": {"C": [0.3, 1.0, 3.0, 10.0, 30.0]},
@@ -60,33 +69,77 @@ def lexelt_cv(system: str, params: dict, X, y, weights, gold, folds: int) -> tup
     return float(correct), len(instances)
 
 
+def cross_validate(system: str, params: dict, sample, corpus, folds: int, jobs: int) -> float:
+    """Held-out accuracy of ``system`` with ``params`` over every lexelt."""
+    groups = systems.get(system).feature_groups
+    data = []
+    for lexelt in sample.lexelts:
+        annotated = [instance for instance in lexelt.instances if instance.answers]
+        X, y, weights = engine.training_rows(corpus, annotated, groups)
+        gold = [instance.id for instance in annotated for _ in dict.fromkeys(instance.answers)]
+        data.append((X, y, weights, gold))
+    outcomes = Parallel(n_jobs=jobs)(
+        delayed(lexelt_cv)(system, params, X, y, w, g, folds) for X, y, w, g in data)
+    return sum(c for c, _ in outcomes) / sum(n for _, n in outcomes)
+
+
+def parse_vector_settings(text: str) -> word_vectors.VectorSettings:
+    fields = dict(part.split("=") for part in text.split(",") if part)
+    return word_vectors.VectorSettings(**{name: bool(int(value)) if name == "sg" else int(value)
+                                          for name, value in fields.items()})
+
+
+def tune_embeddings(args, sample, corpus) -> None:
+    """Rows of tune_emb.json: one per (vectors, strategy, window, scale, C)."""
+    vector_settings = parse_vector_settings(args.vectors)
+    started = time.perf_counter()
+    vectors = word_vectors.obtain(vector_settings, args.data_dir)
+    vector_seconds = time.perf_counter() - started
+    docs = list(processed(list(sample.instances()), jobs=args.jobs))
+    out = Path(__file__).resolve().parent / "results" / "tune_emb.json"
+    rows = json.loads(out.read_text())["results"] if out.is_file() else []
+    for setting in args.emb.split(","):
+        strategy, window, scale, *c = setting.split(":")
+        rule = EmbeddingRule(strategy, int(window), float(scale), vector_settings)
+        embedding = ContextEmbedding(rule, vectors)
+        for doc in docs:
+            corpus.features[doc.id]["emb"] = embedding(doc)
+        params = {**catalogue.SENSEVAL2_LS.system_params("svm"), **({"C": float(c[0])} if c else {})}
+        start = time.perf_counter()
+        accuracy = cross_validate("svm", params, sample, corpus, args.folds, args.jobs)
+        rows.append({"vectors": dataclasses.asdict(vector_settings), "vectors_sha256":
+                     vectors.identity, "strategy": strategy, "window": int(window),
+                     "scale": float(scale), "params": params, "accuracy": accuracy,
+                     "seconds": time.perf_counter() - start,
+                     "vector_seconds": vector_seconds})
+        print(f"svm emb {setting} {args.vectors}: CV accuracy {100 * accuracy:.2f}", flush=True)
+        out.write_text(json.dumps({"folds": args.folds, "results": rows,
+                                   "best": max(rows, key=lambda row: row["accuracy"])},
+                                  indent=2) + "\n")
+    print(f"wrote {out}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--data-dir")
     parser.add_argument("--systems", default=",".join(GRIDS))
+    parser.add_argument("--emb", help="STRATEGY:WINDOW:SCALE[:C],... for the svm")
+    parser.add_argument("--vectors", default="", help="word2vec settings NAME=VALUE,...")
     args = parser.parse_args()
     directory = registry.locate(catalogue.SENSEVAL2_LS.dataset, args.data_dir)
     sample = read_lexical_sample(directory / "eng-lex-sample.training.xml")
     corpus = engine.featurize(sample, jobs=args.jobs, description="spaCy (train)")
+    if args.emb:
+        tune_embeddings(args, sample, corpus)
+        return 0
     results = {}
     for system in args.systems.split(","):
-        groups = systems.get(system).feature_groups
-        data = []
-        for lexelt in sample.lexelts:
-            annotated = [instance for instance in lexelt.instances if instance.answers]
-            X, y, weights = engine.training_rows(corpus, annotated, groups)
-            gold = [instance.id for instance in annotated for _ in dict.fromkeys(instance.answers)]
-            data.append((X, y, weights, gold))
         results[system] = []
         for params in settings_of(GRIDS[system]):
             start = time.perf_counter()
-            outcomes = Parallel(n_jobs=args.jobs)(
-                delayed(lexelt_cv)(system, params, X, y, w, g, args.folds) for X, y, w, g in data)
-            correct = sum(c for c, _ in outcomes)
-            total = sum(n for _, n in outcomes)
-            accuracy = correct / total
+            accuracy = cross_validate(system, params, sample, corpus, args.folds, args.jobs)
             results[system].append({"params": params, "accuracy": accuracy,
                                     "seconds": time.perf_counter() - start})
             print(f"{system} {params}: CV accuracy {100 * accuracy:.2f}", flush=True)

@@ -1,5 +1,6 @@
 """Shared test set-up: where the corpora are, and running the command-line tools."""
 import contextlib
+import functools
 import os
 import subprocess
 import sys
@@ -53,6 +54,41 @@ def assert_error_at(read, path: Path, line: int | None, fragment: str) -> None:
     assert (raised.value.path, raised.value.line) == (str(path), line)
 
 
+# Word vectors for in-process tests: learnt from the fixtures' texts in well under a second,
+# where the tasks' own are learnt from the real corpora in a minute and a half.
+FIXTURE_VECTOR_SETTINGS = {"dimensions": 8, "window": 3, "epochs": 5, "min_count": 1}
+
+
+@functools.lru_cache(maxsize=1)
+def fixture_vectors():
+    from wsd_classic.corpora.allwords import read_semcor_corpus
+    from wsd_classic.corpora.lexsample import read_lexical_sample
+    from wsd_classic.features import word_vectors
+
+    texts = [instance.text for name in ("tag_training.xml", "tag_test.xml")
+             for instance in read_lexical_sample(FIXTURES / name).instances()]
+    texts += [" ".join(sentence.words)
+              for sentence in read_semcor_corpus(FIXTURES / "allwords_semcor").sentences]
+    return word_vectors.train([word_vectors.tokens(text) for text in texts],
+                              word_vectors.VectorSettings(**FIXTURE_VECTOR_SETTINGS))
+
+
+def fixture_embedding():
+    from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
+
+    return ContextEmbedding(EmbeddingRule(window=3), fixture_vectors())
+
+
+@pytest.fixture(scope="session", autouse=True)
+def tasks_read_fixture_vectors():
+    """Tasks that read word vectors get the fixtures'."""
+    from wsd_classic.features import word_vectors
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(word_vectors, "obtain", lambda *args, **kwargs: fixture_vectors())
+        yield
+
+
 @pytest.fixture(scope="session")
 def tiny_models(tmp_path_factory):
     """commonest, dlist and svm trained on tests/fixtures/tag_training.xml (4 lexelts, 10
@@ -63,12 +99,14 @@ def tiny_models(tmp_path_factory):
     from wsd_classic import modelstore
     from wsd_classic.corpora.lexsample import read_lexical_sample
     from wsd_classic.corpora.registry import file_sha256
+    from wsd_classic.features.featurizer import Featurizer
     from wsd_classic.tasks import engine
 
     base, task, training = tmp_path_factory.mktemp("tiny"), "tag-fixture", FIXTURES / "tag_training.xml"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("WSD_CLASSIC_CACHE", str(base / "cache"))
-        corpus = engine.featurize(read_lexical_sample(training))
+        corpus = engine.featurize(read_lexical_sample(training),
+                                  Featurizer(embedding=fixture_embedding()))
     for system in ("commonest", "dlist", "svm"):
         trained = engine.train(system, corpus, task, progress=False)
         trained.info = {"training_file": str(training), "training_sha256": file_sha256(training)}

@@ -90,7 +90,7 @@ def test_distributions_are_those_the_training_code_path_gives(nlp, tiny_models, 
     sample = read_lexical_sample(FIXTURES / "tag_test.xml")
     trained = modelstore.load(root, task, "svm")
     expected = {instance: weights for _, instance, weights
-                in engine.tag(trained, engine.featurize(sample))}
+                in engine.tag(trained, engine.featurize(sample, trained.featurizer))}
     assert sorted(expected) == ["bank.x1", "bank.x2", "call.x1"]  # yew.n: no model, no answer
     for instance in sample.instances():
         if instance.id not in expected:

@@ -110,7 +110,7 @@ def test_senseval_xml_is_tagged_by_the_training_code_path(tag, tiny_models, tmp_
     status, out, err = tag("--senseval", FIXTURES / "tag_test.xml")
     assert status == 0
     trained = modelstore.load(root, task, "svm")
-    corpus = engine.featurize(read_lexical_sample(FIXTURES / "tag_test.xml"))
+    corpus = engine.featurize(read_lexical_sample(FIXTURES / "tag_test.xml"), trained.featurizer)
     assert out.splitlines() == [answer_line(lexelt, instance, weights) for lexelt, instance, weights
                                 in engine.tag(trained, corpus)]
     assert [line.split()[1] for line in out.splitlines()] == ["bank.x1", "bank.x2", "call.x1"]

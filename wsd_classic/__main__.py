@@ -6,7 +6,7 @@ import os
 import signal
 import sys
 
-COMMANDS = ("train", "tag", "score", "models", "evaluate", "report")
+COMMANDS = ("train", "tag", "score", "models", "evaluate", "report", "vectors")
 
 
 def main() -> int:
@@ -60,6 +60,7 @@ score = functools.partial(run, "score")
 models = functools.partial(run, "models")
 evaluate = functools.partial(run, "evaluate")
 report = functools.partial(run, "report")
+vectors = functools.partial(run, "vectors")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from wsd_classic.atomic import write_atomically
 from wsd_classic.errors import WsdError
 from wsd_classic import systems
 from wsd_classic.features.featurizer import Featurizer
+from wsd_classic.features.word_vectors import WordVectors
 from wsd_classic.systems import SenseClassifier
 
 FORMAT = "wsd-classic-model/3"
@@ -36,6 +37,8 @@ META_ENTRY = "__meta__"
 # Starts the zip comment that holds the SHA-256 of the whole file (see ``_sealed``).
 SEAL_PREFIX = b"wsd-classic-model sha256:"
 FILENAME = "model.npz"
+# The word vectors of a model whose system reads embeddings, so it tags without the data directory.
+VECTOR_ENTRIES = {"words": "__vector_words__", "matrix": "__vectors__"}
 
 
 @dataclass
@@ -110,11 +113,15 @@ def save(trained: TrainedSystem, models_root: Path, task_dir: Path | None = None
         blob = _packed(meta, model_arrays)
         lexelts[item] = {"member": f"l{number}", "sha256": hashlib.sha256(blob).hexdigest()}
         arrays[f"l{number}"] = np.frombuffer(blob, dtype=np.uint8)
+    featurizer = trained.featurizer.for_groups(system.feature_groups)
+    if featurizer.embedding is not None:
+        arrays.update({VECTOR_ENTRIES[name]: array
+                       for name, array in featurizer.embedding.vectors.to_arrays().items()})
     header = {
         "format": FORMAT, "task": trained.task, "kind": trained.kind, "system": trained.system,
         "estimator": system.estimator.__name__, "params": params,
         "feature_groups": list(system.feature_groups),
-        "featurizer": trained.featurizer.settings(), "created": time.strftime(
+        "featurizer": featurizer.settings(), "created": time.strftime(
             "%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "versions": library_versions(),
         "info": trained.info, "lexelts": lexelts,
     }
@@ -250,7 +257,7 @@ def load(models_root: Path, task: str, system: str) -> TrainedSystem:
         raise WsdError(f"model reads features {header.get('feature_groups')}, this version's "
                        f"{system} reads {list(registered.feature_groups)}: retrain", path)
     try:
-        featurizer = Featurizer.from_settings(header["featurizer"])
+        featurizer = Featurizer.from_settings(header["featurizer"], _vectors(archive, path))
         models = LazyModels(path, header, archive, registered.estimator)
     except (KeyError, TypeError) as error:
         raise WsdError(f"incompatible model file ({error}): retrain with bin/train", path) from None
@@ -258,6 +265,17 @@ def load(models_root: Path, task: str, system: str) -> TrainedSystem:
         raise WsdError(error.message, path) from None
     return TrainedSystem(task, system, models, header.get("info", {}), featurizer,
                          header.get("kind", "lexical-sample"))
+
+
+def _vectors(archive, path: Path) -> WordVectors | None:
+    if VECTOR_ENTRIES["matrix"] not in archive.files:
+        return None
+    try:
+        return WordVectors.from_arrays(**{name: archive[entry]
+                                          for name, entry in VECTOR_ENTRIES.items()})
+    except _DAMAGED as error:
+        raise WsdError(f"corrupt word vectors in the model file ({type(error).__name__}): "
+                       "retrain with bin/train", path) from None
 
 
 @dataclass

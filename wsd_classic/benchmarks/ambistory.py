@@ -255,7 +255,7 @@ def story_distributions(targets: Sequence[StoryTarget], models_root: Path, jobs:
     tagger = AllWordsTagger.load(WSD_SYSTEM, models_root)
     # The models were chosen reading the target's sentence only; in these stories the evidence
     # is elsewhere, so the bag of words reads the story (the task's context rule) instead.
-    tagger.trained.featurizer = Featurizer(TASK.context, tagger.trained.featurizer.groups)
+    tagger.trained.featurizer = tagger.trained.featurizer.with_context(TASK.context)
     tagged = {answer.instance_id: answer for answer in tagger.tag(corpus, jobs)}
     distributions = {}
     for target, target_id in ids.items():

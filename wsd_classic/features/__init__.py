@@ -10,6 +10,7 @@ from typing import Callable, Iterable
 from wsd_classic.errors import WsdError
 from wsd_classic.features.bag_of_words import bag_of_words
 from wsd_classic.features.collocations import collocations
+from wsd_classic.features.embeddings import without_vectors
 from wsd_classic.features.pos_window import pos_window
 from wsd_classic.features.syntax import syntactic_relations
 from wsd_classic.preprocess.document import ProcessedInstance
@@ -19,6 +20,8 @@ EXTRACTORS: dict[str, Callable[[ProcessedInstance], list[str]]] = {
     "colloc": collocations,
     "pos": pos_window,
     "syntax": syntactic_relations,
+    # Needs word vectors: a featurizer given them reads them (``featurizer.Featurizer``).
+    "emb": without_vectors,
 }
 ALL_GROUPS = tuple(EXTRACTORS)
 

@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass
 
 from wsd_classic.errors import WsdError
 from wsd_classic.features import ALL_GROUPS, EXTRACTORS, check_groups
+from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
+from wsd_classic.features.word_vectors import VectorSettings, WordVectors
 from wsd_classic.preprocess.document import ProcessedInstance
 
 # The shape of SENSEVAL-2's lexical-sample contexts: the target's sentence and the sentences
@@ -60,19 +62,51 @@ def sentence_index(starts: Sequence[int], token: int) -> int:
 
 
 class Featurizer:
-    """Feature names of processed contexts, by group (``features.EXTRACTORS``)."""
+    """Feature names of processed contexts, by group (``features.EXTRACTORS``).
 
-    def __init__(self, context: ContextRule = ContextRule(), groups: Sequence[str] = ALL_GROUPS):
+    ``embedding`` (the ``emb`` group's rule and word vectors) None: that group gives nothing.
+    """
+
+    def __init__(self, context: ContextRule = ContextRule(), groups: Sequence[str] = ALL_GROUPS,
+                 embedding: ContextEmbedding | None = None):
         self.context = context
         self.groups = check_groups(groups)
+        self.embedding = embedding if "emb" in self.groups else None
+        self.extractors = {group: EXTRACTORS[group] for group in self.groups}
+        if self.embedding is not None:
+            self.extractors["emb"] = self.embedding
+
+    def for_groups(self, groups: Sequence[str]) -> "Featurizer":
+        """This featurizer reduced to ``groups`` (what a system's model file records)."""
+        return Featurizer(self.context, [group for group in self.groups if group in groups],
+                          self.embedding)
+
+    def with_context(self, context: ContextRule) -> "Featurizer":
+        return Featurizer(context, self.groups, self.embedding)
 
     def settings(self) -> dict:
-        return {"context": asdict(self.context), "groups": list(self.groups)}
+        embedding = None
+        if self.embedding is not None:
+            embedding = {**asdict(self.embedding.rule),
+                         "vectors_sha256": self.embedding.vectors.identity}
+        return {"context": asdict(self.context), "groups": list(self.groups),
+                "embedding": embedding}
 
     @classmethod
-    def from_settings(cls, settings: dict) -> "Featurizer":
+    def from_settings(cls, settings: dict, vectors: WordVectors | None = None) -> "Featurizer":
+        """The featurizer of ``settings``, with the word vectors a model file holds if its
+        settings name them."""
         try:
-            return cls(ContextRule(**settings["context"]), settings["groups"])
+            embedding = settings["embedding"]
+            if embedding is not None:
+                if vectors is None or vectors.identity != embedding["vectors_sha256"]:
+                    raise WsdError("the word vectors the model was trained with are missing or "
+                                   "changed: retrain")
+                rule = {key: value for key, value in embedding.items() if key != "vectors_sha256"}
+                embedding = ContextEmbedding(
+                    EmbeddingRule(**{**rule, "vectors": VectorSettings(**rule["vectors"])}),
+                    vectors)
+            return cls(ContextRule(**settings["context"]), settings["groups"], embedding)
         except (KeyError, TypeError) as error:
             raise WsdError(f"unreadable featurizer settings {settings!r} ({error}): retrain")
 
@@ -81,9 +115,9 @@ class Featurizer:
         thousand names recur across hundreds of thousands of targets."""
         if interned:
             return {group: [sys.intern(name) if isinstance(name, str) else name
-                            for name in EXTRACTORS[group](doc)]
+                            for name in self.extractors[group](doc)]
                     for group in self.groups}
-        return {group: EXTRACTORS[group](doc) for group in self.groups}
+        return {group: self.extractors[group](doc) for group in self.groups}
 
     def table(self, docs: Iterable[ProcessedInstance]) -> dict[str, dict[str, list[str]]]:
         return {doc.id: self.by_group(doc, interned=True) for doc in docs}

@@ -47,7 +47,7 @@ def _decision_matrix(svc: LinearSVC, matrix, classes: np.ndarray) -> np.ndarray:
 
 
 class LinearSVM(SenseClassifier):
-    feature_groups = ("bow", "colloc", "pos", "syntax")
+    feature_groups = ("bow", "colloc", "pos", "syntax", "emb")
     uses_candidate_filter = True
     vocabulary_entry = "features"
     state_fields = ("temperature", "prior_share", "plain_senses")

@@ -140,9 +140,9 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
                      jobs: int = 1, progress: bool | None = None) -> TrainingData:
     """Read SemCor and featurize the targets of its lexelts with two senses or more, and
     WordNet's examples of those lexelts (with ``with_features`` and ``with_examples``);
-    ``featurizer`` defaults to the semcor task's context rule."""
+    ``featurizer`` defaults to the semcor task's (its svm's word vectors included)."""
     parts = tuple(parts)
-    featurizer = featurizer or Featurizer(catalogue.SEMCOR.context)
+    featurizer = featurizer or catalogue.SEMCOR.featurizer(catalogue.SEMCOR.systems)
     corpus = read_semcor_corpus(semcor_root, parts)
     senses: dict[str, set[str]] = defaultdict(set)
     for target in corpus.targets:
@@ -190,12 +190,13 @@ def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | 
 def train_all_words(task: Task, names: list[str], models_root: Path, data_dir=None,
                     jobs: int = 1) -> str:
     """The ``bin/train`` job of an all-words task: train and save ``names``; returns the report."""
-    return train_semcor(task.root(data_dir), names, models_root, jobs, task)
+    return train_semcor(task.root(data_dir), names, models_root, jobs, task, data_dir)
 
 
 def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: int = 1,
-                 task: Task = catalogue.SEMCOR) -> str:
-    """Train the all-words systems ``names`` on SemCor at ``semcor_root`` and save them."""
+                 task: Task = catalogue.SEMCOR, data_dir=None) -> str:
+    """Train the all-words systems ``names`` on SemCor at ``semcor_root`` and save them; the
+    word vectors come from ``data_dir``."""
     timer = StageTimer()
     trainable = [name for name in task.check_systems(names)
                  if systems.get(name).estimator is not None]
@@ -204,7 +205,7 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
         data = prepare_training(
             semcor_root, with_features=with_features, jobs=jobs,
             with_examples=any(name in task.wordnet_examples for name in trainable),
-            featurizer=Featurizer(task.context))
+            featurizer=task.featurizer(trainable, data_dir))
     info = data.info
     lines = [f"SemCor ({', '.join(info['parts'])}): {len(data.corpus.sentences):,} sentences, "
              f"{info['targets']:,} sense-tagged words in {info['lexelts']:,} lexelts "

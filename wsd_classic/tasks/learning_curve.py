@@ -91,7 +91,7 @@ def execute(run: TaskRun, chosen: list[str], fractions: tuple[float, ...], resul
     if not chosen:
         raise WsdError("no system to train: the sense ids are not WordNet keys, which "
                        f"{', '.join(skipped)} need", run.train_path)
-    featurizer = Featurizer(run.task.context)
+    featurizer = run.task.featurizer(chosen, run.data_dir)
     with timer.stage("preprocess"):
         train_corpus = engine.featurize(train_sample, featurizer, jobs, "spaCy (train)")
         test_corpus = engine.featurize(test_sample, featurizer, jobs, "spaCy (test)")

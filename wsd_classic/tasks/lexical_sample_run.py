@@ -33,11 +33,13 @@ class TaskRun:
     key_path: Path | None = None
     sensemap_path: Path | None = None
     train_answers_path: Path | None = None  # the training file's answers, when not in its XML
+    data_dir: Path | None = None  # where the task's word vectors are built from
 
     @classmethod
     def of(cls, task: Task, data_dir=None) -> "TaskRun":
         return cls(task, *(task.path(which, data_dir)
-                           for which in ("train", "test", "key", "sensemap", "train_answers")))
+                           for which in ("train", "test", "key", "sensemap", "train_answers")),
+                   data_dir)
 
     @property
     def name(self) -> str:
@@ -127,7 +129,7 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
     chosen, skipped = usable_systems(chosen, train_sample)
     if skipped:
         notes.append(f"skipped {', '.join(skipped)}: the sense ids are not WordNet keys")
-    featurizer = Featurizer(run.task.context)
+    featurizer = run.task.featurizer(chosen, run.data_dir)
     with timer.stage("preprocess"):
         train_corpus = engine.featurize(train_sample, featurizer, jobs, "spaCy (train)")
         test_corpus = engine.featurize(test_sample, featurizer, jobs, "spaCy (test)")

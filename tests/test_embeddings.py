@@ -1,0 +1,145 @@
+"""Word vectors (``features.word_vectors``) and the ``emb`` feature group (``features.embeddings``):
+deterministic training, the decay weightings, the featurizer settings naming the vectors, and a
+model that carries its vectors so it tags without the data directory."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import FIXTURES, REPO, fixture_embedding, fixture_vectors
+from wsd_classic import modelstore
+from wsd_classic.errors import WsdError
+from wsd_classic.features import word_vectors
+from wsd_classic.features.embeddings import (ContextEmbedding, EmbeddingRule, decay_weights)
+from wsd_classic.features.featurizer import ContextRule, Featurizer
+from wsd_classic.features.word_vectors import VectorSettings, WordVectors
+from wsd_classic.preprocess.document import ProcessedInstance
+
+TRAIN_IN_A_NEW_PROCESS = """
+import sys
+from wsd_classic.features import word_vectors
+sentences = [line.split() for line in sys.stdin]
+print(word_vectors.train(sentences, word_vectors.VectorSettings(dimensions=6, min_count=1,
+                                                                 epochs=3)).identity)
+"""
+
+
+def test_vectors_are_the_same_in_processes_with_different_string_hashes():
+    text = "\n".join(["the river bank was muddy after the flood",
+                      "the bank raised its interest rate", "a muddy river flows past the bank"] * 5)
+    identities = {
+        subprocess.run([sys.executable, "-c", TRAIN_IN_A_NEW_PROCESS], input=text, text=True,
+                       capture_output=True, check=True, cwd=REPO,
+                       env={**os.environ, "PYTHONPATH": str(REPO), "PYTHONHASHSEED": seed}
+                       ).stdout.strip()
+        for seed in ("1", "2")}
+    assert len(identities) == 1 and len(identities.pop()) == 64
+
+
+def test_tokens_are_lower_cased_words_with_a_letter():
+    assert word_vectors.tokens("The Bank's 2 rates, e.g. 5%!") == [
+        "the", "bank", "s", "rates", "e", "g"]
+
+
+def test_vectors_keep_their_identity_through_their_arrays():
+    vectors = fixture_vectors()
+    again = WordVectors.from_arrays(**vectors.to_arrays())
+    assert again.words == vectors.words and again.identity == vectors.identity
+    changed = WordVectors(vectors.words, vectors.matrix * np.float16(2))
+    assert changed.identity != vectors.identity
+
+
+def test_decay_weights_by_hand():
+    assert decay_weights("average", 3).tolist() == [1.0, 1.0, 1.0]
+    assert np.allclose(decay_weights("fractional", 4), [3 / 4, 2 / 4, 1 / 4, 0])
+    # alpha = 1 - 0.1^(1/2): the weights fall from 1 to a tenth over the window
+    assert np.allclose(decay_weights("exponential", 3), [1.0, 0.1 ** 0.5, 0.1])
+
+
+def _doc(words, target, sats=()):
+    count = len(words)
+    return ProcessedInstance("i1", "bank.n", tuple(words), tuple(w.lower() for w in words),
+                             ("NN",) * count, (0,) * count, tuple(range(count)), ("dep",) * count,
+                             (False,) * count, target, tuple(sats))
+
+
+def test_context_embedding_weighs_words_by_distance_and_scales_the_sum():
+    vectors = WordVectors(("river", "muddy", "money"),
+                          np.array([[1, 0], [0, 1], [1, 1]], dtype=np.float16))
+    # distances: muddy 1 (the comma has no letter), river 2 on the left; up 1 (skipped: a
+    # particle), money 1, unknown 2, river 3 (outside the window) on the right
+    doc = _doc(["River", "muddy", ",", "Bank", "up", "money", "unknown", "river"], 3, sats=(4,))
+    rule = EmbeddingRule("fractional", window=2, scale=2.0)
+    (block,) = ContextEmbedding(rule, vectors)(doc)
+    assert block.names == ("emb0", "emb1")
+    # (2-1)/2 * muddy + 0 * river + (2-1)/2 * money = (0.5, 1.0), scaled to length 2
+    expected = np.array([0.5, 1.0]) * 2 / np.hypot(0.5, 1.0)
+    assert np.allclose(block.values, expected)
+
+
+def test_a_context_without_known_words_gives_zeros():
+    vectors = WordVectors(("river",), np.ones((1, 3), dtype=np.float16))
+    (block,) = ContextEmbedding(EmbeddingRule(), vectors)(_doc(["the", "bank", "!"], 1))
+    assert block.values.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_unknown_strategies_and_tiny_windows_are_refused():
+    with pytest.raises(WsdError, match="unknown embedding strategy 'max'"):
+        EmbeddingRule("max")
+    with pytest.raises(WsdError, match="at least 2 words"):
+        EmbeddingRule(window=1)
+
+
+def test_featurizer_settings_name_the_vectors_and_need_them_back():
+    featurizer = Featurizer(ContextRule(sentences=1), embedding=fixture_embedding())
+    settings = featurizer.settings()
+    assert settings["embedding"]["vectors_sha256"] == fixture_vectors().identity
+    rebuilt = Featurizer.from_settings(settings, fixture_vectors())
+    assert rebuilt.settings() == settings
+    doc = _doc(["the", "river", "bank", "was", "muddy"], 2)
+    assert np.array_equal(rebuilt.by_group(doc)["emb"][0].values,
+                          featurizer.by_group(doc)["emb"][0].values)
+    other = WordVectors(fixture_vectors().words, fixture_vectors().matrix + np.float16(1))
+    for vectors in (None, other):
+        with pytest.raises(WsdError, match="word vectors the model was trained with"):
+            Featurizer.from_settings(settings, vectors)
+
+
+def test_a_featurizer_without_vectors_gives_no_embedding():
+    assert Featurizer().by_group(_doc(["the", "river", "bank"], 2))["emb"] == []
+    assert Featurizer().settings()["embedding"] is None
+
+
+def test_missing_corpora_for_the_vectors_are_named(tmp_path):
+    with pytest.raises(WsdError, match="semcor"):
+        word_vectors.cache_key(VectorSettings(), tmp_path)
+
+
+def test_an_svm_model_with_embeddings_tags_without_the_data_directory(tiny_models, tmp_path,
+                                                                      monkeypatch):
+    from wsd_classic.corpora.lexsample import read_lexical_sample
+    from wsd_classic.tasks import engine
+
+    root, task, _ = tiny_models
+    monkeypatch.setenv("WSD_CLASSIC_DATA", str(tmp_path / "no-data"))
+    monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path / "cache"))
+    loaded = modelstore.load(root, task, "svm")
+    assert loaded.featurizer.embedding.vectors.identity == fixture_vectors().identity
+    test = read_lexical_sample(FIXTURES / "tag_test.xml")
+    tagged = list(engine.tag(loaded, engine.featurize(test, loaded.featurizer)))
+    assert tagged
+    in_memory = engine.featurize(test, Featurizer(embedding=fixture_embedding()))
+    rows = in_memory.rows(list(test.instances()), ("emb",))
+    assert all(np.any(row[0].values) for row in rows)  # the fixture's words are known
+    assert loaded.featurizer.settings()["groups"] == ["bow", "colloc", "pos", "syntax", "emb"]
+
+
+def test_systems_not_reading_embeddings_store_no_vectors(tiny_models):
+    root, task, _ = tiny_models
+    header, archive = modelstore.read_header(modelstore.model_path(root, task, "dlist"))
+    assert header["featurizer"]["embedding"] is None
+    assert modelstore.VECTOR_ENTRIES["matrix"] not in archive.files

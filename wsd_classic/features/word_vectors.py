@@ -1,0 +1,189 @@
+"""Word vectors trained here: gensim's word2vec on the English text this project can read without
+any test set's labels, built once and cached by content.
+
+No package on the registries ships English vectors and spaCy's small model has none (its token
+tensors are task-trained CNN features, not word meanings), so the vectors are learnt from
+SemCor 3.0, the SENSEVAL-2 lexical sample's training contexts (not its test contexts), WordNet
+3.0's glosses and examples and AmbiStory's training stories. A token is a lower-cased word that
+has a letter, as ``features.embeddings`` looks words up. Training is deterministic: one worker,
+a fixed seed and a hash of word strings that does not depend on Python's per-process salt.
+Values are rounded to float16, the precision a model file stores them in, so a model tags with
+exactly the vectors it was trained with.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+import sys
+import time
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from wsd_classic import settings
+from wsd_classic.atomic import atomic_file
+from wsd_classic.errors import WsdError
+from wsd_classic.features.bag_of_words import has_letter
+
+# Bump when what goes into the corpus or how it is tokenized changes, so stale caches go.
+CORPUS_VERSION = 1
+TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+@dataclass(frozen=True)
+class VectorSettings:
+    """word2vec's settings: CBOW (``sg`` False) or skip-gram, ``window`` words each side."""
+
+    dimensions: int = 100
+    window: int = 5
+    epochs: int = 10
+    sg: bool = False
+    min_count: int = 3
+    seed: int = 1
+
+
+@dataclass(frozen=True, eq=False)
+class WordVectors:
+    """One float16 row of ``matrix`` per word of ``words``; ``identity`` is the SHA-256 of both."""
+
+    words: tuple[str, ...]
+    matrix: np.ndarray
+
+    @functools.cached_property
+    def identity(self) -> str:
+        digest = hashlib.sha256("\n".join(self.words).encode())
+        digest.update(np.ascontiguousarray(self.matrix, dtype=np.float16).tobytes())
+        return digest.hexdigest()
+
+    @functools.cached_property
+    def index(self) -> dict[str, int]:
+        return {word: row for row, word in enumerate(self.words)}
+
+    @property
+    def dimensions(self) -> int:
+        return self.matrix.shape[1]
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        return {"words": np.frombuffer("\n".join(self.words).encode(), dtype=np.uint8),
+                "matrix": np.ascontiguousarray(self.matrix, dtype=np.float16)}
+
+    @classmethod
+    def from_arrays(cls, words: np.ndarray, matrix: np.ndarray) -> "WordVectors":
+        text = words.tobytes().decode()
+        return cls(tuple(text.split("\n")) if text else (), np.asarray(matrix, dtype=np.float16))
+
+
+def tokens(text: str) -> list[str]:
+    """The lower-cased words of ``text`` that have a letter."""
+    return [token for token in TOKEN.findall(text.lower()) if has_letter(token)]
+
+
+def stable_hash(word: str) -> int:
+    """For gensim's initial vectors: Python's ``hash`` of a string changes between processes."""
+    return zlib.crc32(word.encode())
+
+
+def train(sentences: Sequence[Sequence[str]], vector_settings: VectorSettings) -> WordVectors:
+    """word2vec on ``sentences`` (lists of tokens), deterministically."""
+    from gensim.models import Word2Vec
+
+    model = Word2Vec(sentences, vector_size=vector_settings.dimensions,
+                     window=vector_settings.window, min_count=vector_settings.min_count,
+                     sg=int(vector_settings.sg), epochs=vector_settings.epochs,
+                     seed=vector_settings.seed, workers=1, hashfxn=stable_hash)
+    return WordVectors(tuple(model.wv.index_to_key), model.wv.vectors.astype(np.float16))
+
+
+WORDNET_TEXT_FILES = ("data.noun", "data.verb", "data.adj", "data.adv")
+
+
+def corpus_sentences(data_dir: str | os.PathLike | None = None) -> Iterator[list[str]]:
+    """Every training text, one token list per sentence or context, in a fixed order."""
+    from wsd_classic.corpora import registry
+    from wsd_classic.corpora.allwords import read_semcor_corpus
+    from wsd_classic.corpora.ambistory import read_ambistory
+    from wsd_classic.corpora.lexsample import read_lexical_sample
+    from wsd_classic.preprocess.sentences import word_parts
+    from wsd_classic.tasks import catalogue
+    from wsd_classic.wordnet import wordnet
+
+    semcor = registry.locate(catalogue.SEMCOR.dataset, data_dir)
+    for sentence in read_semcor_corpus(semcor).sentences:
+        yield tokens(" ".join(part for word in sentence.words for part in word_parts(word)))
+    for instance in read_lexical_sample(catalogue.SENSEVAL2_LS.path("train", data_dir)).instances():
+        yield tokens(instance.text)
+    for synset in wordnet().all_synsets():
+        yield tokens(synset.definition())
+        for example in synset.examples():
+            yield tokens(example)
+    stories = {sample.story for sample in read_ambistory(
+        registry.locate(catalogue.AMBISTORY.dataset, data_dir) / "train.json")}
+    for story in sorted(stories):
+        yield tokens(" ".join(story))
+
+
+def cache_key(vector_settings: VectorSettings, data_dir: str | os.PathLike | None = None) -> str:
+    """What the vectors depend on: the corpora's registered SHA-256 (``locate`` checks the files
+    against them, and names a missing one), WordNet's text, gensim and the settings. Cheaper than
+    hashing the corpus's tokens, which takes as long as reading it."""
+    import gensim
+
+    from wsd_classic.corpora import registry
+    from wsd_classic.tasks import catalogue
+    from wsd_classic.wordnet import corpus_root, wordnet
+
+    sources = {}
+    for name in (catalogue.SEMCOR.dataset, catalogue.SENSEVAL2_LS.dataset,
+                 catalogue.AMBISTORY.dataset):
+        registry.locate(name, data_dir)
+        dataset = registry.DATASETS[name]
+        sources[name] = [[entry.path, entry.sha256] for entry in dataset.files] + [
+            [list(tree.directories), tree.sha256] for tree in dataset.trees]
+    wordnet()  # a WsdError saying how to install it, if it is not
+    sources["wordnet"] = [registry.file_sha256(corpus_root() / name) for name in WORDNET_TEXT_FILES]
+    return hashlib.sha256(json.dumps([CORPUS_VERSION, gensim.__version__,
+                                      asdict(vector_settings), sources]).encode()).hexdigest()
+
+
+def cache_path(vector_settings: VectorSettings, data_dir: str | os.PathLike | None = None) -> Path:
+    return settings.cache_dir() / "vectors" / cache_key(vector_settings, data_dir) / "vectors.npz"
+
+
+def obtain(vector_settings: VectorSettings = VectorSettings(),
+           data_dir: str | os.PathLike | None = None, log=sys.stderr) -> WordVectors:
+    """The vectors of ``vector_settings`` on the corpora of ``data_dir``: from the cache, or
+    trained and cached (saying so on ``log``)."""
+    path = cache_path(vector_settings, data_dir)
+    if path.is_file():
+        return load(path)
+    started = time.perf_counter()
+    print("word vectors: reading SemCor, SENSEVAL-2 training contexts, WordNet glosses and "
+          "examples, AmbiStory training stories", file=log, flush=True)
+    sentences = [sentence for sentence in corpus_sentences(data_dir) if sentence]
+    print(f"word vectors: training word2vec on {sum(map(len, sentences)):,} tokens in "
+          f"{len(sentences):,} sentences ({asdict(vector_settings)})", file=log, flush=True)
+    vectors = train(sentences, vector_settings)
+    save(vectors, path)
+    print(f"word vectors: {len(vectors.words):,} words x {vectors.dimensions} saved to {path} "
+          f"({time.perf_counter() - started:.0f} s)", file=log, flush=True)
+    return vectors
+
+
+def save(vectors: WordVectors, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_file(path) as stream:
+        np.savez(stream, **vectors.to_arrays())
+
+
+def load(path: Path) -> WordVectors:
+    try:
+        with np.load(path, allow_pickle=False) as arrays:
+            return WordVectors.from_arrays(arrays["words"], arrays["matrix"])
+    except (OSError, ValueError, KeyError, zlib.error) as error:
+        raise WsdError(f"unreadable cached word vectors ({error}): delete the file", path) from None
