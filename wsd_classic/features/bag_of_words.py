@@ -16,11 +16,15 @@ def has_letter(lemma: str) -> bool:
     return any(character.isalpha() for character in lemma)
 
 
-def bag_of_words(doc: ProcessedInstance) -> list[str]:
-    """``bow=<lemma>`` for every distinct content lemma except the target and its particles."""
+def content_lemmas(doc: ProcessedInstance) -> set[str]:
+    """The distinct content lemmas of the context except the target and its particles."""
     skipped = {doc.target, *doc.sats}
-    lemmas = {
+    return {
         lemma for index, (lemma, stop) in enumerate(zip(doc.lemmas, doc.stops))
         if index not in skipped and is_content_word(lemma, stop)
     }
-    return [f"bow={lemma}" for lemma in sorted(lemmas)]
+
+
+def bag_of_words(doc: ProcessedInstance) -> list[str]:
+    """``bow=<lemma>`` for every distinct content lemma except the target and its particles."""
+    return [f"bow={lemma}" for lemma in sorted(content_lemmas(doc))]
