@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from wsd_classic.errors import WsdError
 from wsd_classic.systems.base import SenseClassifier
+from wsd_classic.systems.combination import Combination
 from wsd_classic.systems.commonest import Commonest
 from wsd_classic.systems.dlist import DecisionList
 from wsd_classic.systems.first_sense import database_first_sense, first_sense
@@ -56,6 +57,7 @@ SYSTEMS: dict[str, System] = {system.name: system for system in (
     System("lesk-corpus", Lesk, {"use_corpus": True}, needs_wordnet_keys=True),
     System("dlist", DecisionList, {"alpha": 4.0, "min_count": 2}),
     System("svm", LinearSVM, {"C": 10.0}),
+    System("combo", Combination),
 )}
 
 
