@@ -60,25 +60,41 @@ def lexelt_cv(system: str, params: dict, X, y, weights, gold, folds: int) -> tup
     return float(correct), len(instances)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def cv_parser(description: str) -> argparse.ArgumentParser:
+    """The options every cross-validation on the SENSEVAL-2 training data takes."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--data-dir")
+    return parser
+
+
+def training_corpus(data_dir, jobs: int):
+    """The SENSEVAL-2 training sample, featurized (the test set is never read)."""
+    directory = registry.locate(catalogue.SENSEVAL2_LS.dataset, data_dir)
+    sample = read_lexical_sample(directory / "eng-lex-sample.training.xml")
+    return engine.featurize(sample, jobs=jobs, description="spaCy (train)")
+
+
+def lexelt_rows(corpus, groups) -> list[tuple]:
+    """Per lexelt: X, y, sample weights and each row's instance id (rows of ``groups``)."""
+    data = []
+    for lexelt in corpus.sample.lexelts:
+        annotated = [instance for instance in lexelt.instances if instance.answers]
+        X, y, weights = engine.training_rows(corpus, annotated, groups)
+        gold = [instance.id for instance in annotated for _ in dict.fromkeys(instance.answers)]
+        data.append((X, y, weights, gold))
+    return data
+
+
+def main() -> int:
+    parser = cv_parser(__doc__.split("\n")[0])
     parser.add_argument("--systems", default=",".join(GRIDS))
     args = parser.parse_args()
-    directory = registry.locate(catalogue.SENSEVAL2_LS.dataset, args.data_dir)
-    sample = read_lexical_sample(directory / "eng-lex-sample.training.xml")
-    corpus = engine.featurize(sample, jobs=args.jobs, description="spaCy (train)")
+    corpus = training_corpus(args.data_dir, args.jobs)
     results = {}
     for system in args.systems.split(","):
-        groups = systems.get(system).feature_groups
-        data = []
-        for lexelt in sample.lexelts:
-            annotated = [instance for instance in lexelt.instances if instance.answers]
-            X, y, weights = engine.training_rows(corpus, annotated, groups)
-            gold = [instance.id for instance in annotated for _ in dict.fromkeys(instance.answers)]
-            data.append((X, y, weights, gold))
+        data = lexelt_rows(corpus, systems.get(system).feature_groups)
         results[system] = []
         for params in settings_of(GRIDS[system]):
             start = time.perf_counter()
