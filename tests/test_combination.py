@@ -45,6 +45,8 @@ class Recorder(SenseClassifier):
         Recorder.asked.append((self.seen_, [row_id(row) for row in X]))
         return np.tile(self.prior_, (len(X), 1))
 
+    decision_function = predict_proba
+
 
 def row_id(row):
     return next(name for name in row if isinstance(name, str) and name.startswith("bow=id"))
@@ -64,7 +66,7 @@ def test_the_combination_beats_chance_and_gives_distributions():
     assert np.allclose(proba.sum(axis=1), 1)
     assert (model.predict(X) == np.array(y)).all()
     assert model.members_ == ["svm", "dlist", "lesk-corpus"]
-    assert len(model.weights_) == len(combination.EVIDENCE)
+    assert len(model.mixture_) == len(combination.PARAMETERS)
 
 
 def test_state_round_trips_with_identical_predictions():
@@ -100,20 +102,20 @@ def test_without_wordnet_keys_only_svm_and_dlist_are_combined_and_gloss_is_unuse
     y = ["river" if sense == RIVER else "money" for sense in y]
     model = systems.make("combo").fit(X, y)
     assert model.members_ == ["svm", "dlist"]
-    assert model.weights_[combination.EVIDENCE.index("gloss")] == 0
+    assert model.components() == ["svm", "dlist", "prior"]
     assert (model.predict(X) == np.array(y)).all()
 
 
 def test_unseen_senses_are_answered_from_their_gloss_evidence():
     X, y = lexelt()
-    model = Combination(unseen_senses=True, default_weights=(1, 1, 1, 1, 5, 0.5), shrinkage=1e6)
+    model = Combination(unseen_senses=True, default_params=(0, 2, 0, 0, 0, 0, 3), shrinkage=1e6)
     model.fit(X, y)
     assert SHORE in model.classes_.tolist()
     shore = ["bow=zebra", Weighted(NAMES, np.array([0.0, 0.0, 1.0]))]
     assert model.predict([shore])[0] == SHORE
 
 
-def test_a_lexelt_with_fewer_instances_than_folds_keeps_the_default_weights():
+def test_a_lexelt_with_fewer_instances_than_folds_keeps_the_default_parameters():
     X, y = lexelt(repeats=1)
-    model = Combination(default_weights=(2, 1, 0.5, 0.1, 3, 1)).fit(X, y)
-    assert model.weights_ == [2, 1, 0.5, 0.1, 3, 1]
+    model = Combination(default_params=(-1, 1, 2, 1, 0.5, 0.1, 3)).fit(X, y)
+    assert model.mixture_ == [-1, 1, 2, 1, 0.5, 0.1, 3]

@@ -2,24 +2,29 @@
 
 Each member is fitted on K-1 inner folds of the lexelt's training data and predicts the held-out
 fold (an instance's rows share a fold), which gives, for every held-out instance and sense, the
-``EVIDENCE``: the log of each member's probability, the log of the training prior, the gloss
-similarity of the sense (``features.gloss``) and -1 for a sense the training data lacks (whose
-member and prior evidence is the lowest its row gives a known sense). A log-linear combiner
-p(s | x) ∝ exp(Σ_e w_e · evidence_e(x, s)) is fitted to minimise the held-out log-loss, its
-weights pulled towards ``default_weights`` (chosen by cross-validation across the SENSEVAL-2
-training lexelts, ``bench/tune_combo.py``) with strength ``shrinkage`` per held-out instance: a
-small lexelt keeps nearly the default weights. The members are then refitted on all the data.
+``EVIDENCE``: the svm's decision value, dlist's and lesk-corpus's probabilities, the training
+prior and the gloss similarity of the sense (``features.gloss``). The combination is a mixture,
+as Florian & Yarowsky's interpolation of the members' distributions:
 
-The svm member runs uncalibrated: its weight is the inverse of a temperature, and the prior's
-weight does what its prior share would. With ``unseen_senses`` the combination also answers the
-candidates no training instance shows, on their gloss evidence (their other evidence is the
-floor). Where the sense ids are not WordNet keys, only svm and dlist are combined.
+    p(s | x) = λ_svm softmax(z / T)_s + λ_dlist p_dlist(s) + λ_lesk p_lesk(s) + λ_prior prior(s)
+               + λ_gloss softmax(β g)_s
+
+over the senses the candidate filter allows, the λ a softmax of ``COMPONENTS`` logits; with
+λ_svm + λ_prior = 1 it is the svm's own calibration. Its parameters (log T, log β and the five
+logits) minimise the held-out log-loss plus ``shrinkage`` x their squared distance to
+``default_params`` per unit of held-out weight (the defaults chosen by cross-validation across the
+SENSEVAL-2 training lexelts, ``bench/tune_combo.py``): a small lexelt keeps nearly the defaults,
+one with fewer instances than folds keeps them. The members are then refitted on all the data.
+
+The svm member runs uncalibrated (T is the combiner's). With ``unseen_senses`` the combination
+also answers the candidates no training instance shows, through the gloss component. Where the
+sense ids are not WordNet keys, only svm and dlist (and the prior) are combined.
 """
 from __future__ import annotations
 
 import numpy as np
 from scipy.optimize import minimize
-from scipy.special import logsumexp
+from scipy.special import softmax
 from sklearn.model_selection import GroupKFold
 
 from wsd_classic.features import select_groups
@@ -37,9 +42,12 @@ from wsd_classic.systems.svm import LinearSVM
 MEMBERS = {"svm": LinearSVM, "dlist": DecisionList, "lesk-corpus": Lesk}
 MEMBER_OVERRIDES = {"svm": {"calibrate": False}}
 WORDNET_MEMBERS = ("lesk-corpus",)
-EVIDENCE = (*MEMBERS, "prior", "gloss", "unseen")
-FLOOR = 1e-6  # probabilities below count as this: log(0) would make one member a veto
-WEIGHT_BOUNDS = (0.0, 50.0)
+EVIDENCE = (*MEMBERS, "prior", "gloss")
+COMPONENTS = EVIDENCE
+# log T, log β, then one logit per component
+PARAMETERS = ("log_temperature", "log_gloss_sharpness", *(f"logit_{name}" for name in COMPONENTS))
+PARAMETER_BOUNDS = [(-4.0, 3.0), (-3.0, 5.0), *[(-10.0, 10.0)] * len(COMPONENTS)]
+SMALLEST = 1e-12  # a probability below counts as this in the log-loss
 
 
 def wordnet_keys(senses) -> bool:
@@ -61,33 +69,66 @@ def gloss_values(X, classes: np.ndarray) -> np.ndarray:
     return values
 
 
-def fit_weights(evidence: np.ndarray, allowed: np.ndarray, truth: np.ndarray,
-                sample_weight: np.ndarray, used: np.ndarray, default: np.ndarray,
-                shrinkage: float) -> np.ndarray:
-    """Weights of the evidence kinds (``used`` ones; the others 0) minimising the weighted
-    held-out log-loss of the log-linear combination plus ``shrinkage`` x the squared distance
-    to ``default`` per unit of weight; ``evidence`` is instances x senses x kinds."""
+def _normalised(values: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """Rows of ``values`` over the allowed senses, summing to 1 (even where all are 0)."""
+    kept = np.where(allowed, values, 0.0)
+    totals = kept.sum(axis=1, keepdims=True)
+    even = allowed / np.maximum(allowed.sum(axis=1, keepdims=True), 1)
+    return np.where(totals > 0, kept / np.where(totals > 0, totals, 1), even)
+
+
+def _softmax(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """Softmax over the allowed senses that have a finite score (even where none has)."""
+    usable = allowed & np.isfinite(scores)
+    shifted = np.where(usable, scores, -np.inf)
+    rows = usable.any(axis=1)
+    result = np.zeros_like(scores)
+    result[rows] = softmax(shifted[rows], axis=1)
+    return np.where(rows[:, None], result, _normalised(np.ones_like(scores), allowed))
+
+
+def mixture(evidence: np.ndarray, allowed: np.ndarray, params: np.ndarray,
+            used: np.ndarray) -> np.ndarray:
+    """The combination's distribution (instances x senses) for parameters ``params``
+    (``PARAMETERS``), its components limited to the ``used`` ones."""
+    temperature, sharpness = np.exp(params[0]), np.exp(params[1])
+    logits = np.where(used, params[2:], -np.inf)
+    weights = softmax(logits)
+    parts = {
+        "svm": lambda: _softmax(evidence[:, :, 0] / temperature, allowed),
+        "gloss": lambda: _softmax(sharpness * evidence[:, :, COMPONENTS.index("gloss")], allowed),
+    }
+    proba = np.zeros(allowed.shape)
+    for index, name in enumerate(COMPONENTS):
+        if weights[index] > 0:
+            part = parts[name]() if name in parts else _normalised(evidence[:, :, index], allowed)
+            proba += weights[index] * part
+    return proba
+
+
+def fit_params(evidence: np.ndarray, allowed: np.ndarray, truth: np.ndarray,
+               sample_weight: np.ndarray, used: np.ndarray, default: np.ndarray,
+               shrinkage: float) -> np.ndarray:
+    """The parameters minimising the weighted held-out log-loss of ``mixture`` plus
+    ``shrinkage`` x the squared distance to ``default`` per unit of weight (unused components'
+    logits stay at their defaults)."""
     total = sample_weight.sum()
     rows = np.arange(len(truth))
-    features = evidence[:, :, used]
-    target = features[rows, truth]
+    free = np.concatenate([[True, True], used])
 
-    def loss(weights):
-        scores = np.where(allowed, features @ weights, -np.inf)
-        log_norm = logsumexp(scores, axis=1)
-        proba = np.exp(scores - log_norm[:, None])
-        nll = np.dot(sample_weight, log_norm - target @ weights) / total
-        expected = np.einsum("ns,nsk->nk", proba, features)
-        gradient = sample_weight @ (expected - target) / total
-        distance = weights - default[used]
-        return (nll + shrinkage * np.dot(distance, distance) / total,
-                gradient + 2 * shrinkage * distance / total)
+    def loss(values):
+        params = default.copy()
+        params[free] = values
+        proba = mixture(evidence, allowed, params, used)[rows, truth]
+        distance = values - default[free]
+        return (-np.dot(sample_weight, np.log(np.maximum(proba, SMALLEST))) / total
+                + shrinkage * np.dot(distance, distance) / total)
 
-    result = minimize(loss, default[used], jac=True, method="L-BFGS-B",
-                      bounds=[WEIGHT_BOUNDS] * int(used.sum()))
-    weights = np.zeros(len(default))
-    weights[used] = result.x
-    return weights
+    bounds = [bound for bound, keep in zip(PARAMETER_BOUNDS, free) if keep]
+    result = minimize(loss, default[free], method="L-BFGS-B", bounds=bounds)
+    params = default.copy()
+    params[free] = result.x
+    return params
 
 
 class Combination(SenseClassifier):
@@ -95,12 +136,12 @@ class Combination(SenseClassifier):
         [*(group for estimator in MEMBERS.values() for group in estimator.feature_groups),
          "gloss"]))
     uses_candidate_filter = True
-    state_fields = ("members", "member_params", "weights", "plain_senses")
+    state_fields = ("members", "member_params", "mixture", "plain_senses")
 
-    def __init__(self, default_weights: tuple[float, ...] = (1.0, 1.0, 1.0, 0.0, 0.0, 0.0),
+    def __init__(self, default_params: tuple[float, ...] = (0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0),
                  shrinkage: float = 1.0, folds: int = 5, unseen_senses: bool = False,
                  member_params: dict | None = None, random_state: int = 0):
-        self.default_weights = default_weights
+        self.default_params = default_params
         self.shrinkage = shrinkage
         self.folds = folds
         self.unseen_senses = unseen_senses
@@ -110,10 +151,13 @@ class Combination(SenseClassifier):
     def _member_names(self, senses) -> list[str]:
         return [name for name in MEMBERS if name not in WORDNET_MEMBERS or wordnet_keys(senses)]
 
+    def components(self) -> list[str]:
+        """The mixture's components: the members, the prior and, over WordNet keys, the gloss."""
+        used = {*self.members_, "prior"} | ({"gloss"} if wordnet_keys(self.classes_) else set())
+        return [name for name in COMPONENTS if name in used]
+
     def _used(self) -> np.ndarray:
-        kinds = {*self.members_, "prior", "unseen"} | (
-            {"gloss"} if wordnet_keys(self.classes_) else set())
-        return np.array([kind in kinds for kind in EVIDENCE])
+        return np.isin(COMPONENTS, self.components())
 
     def _fit_member(self, name: str, X, y, weights):
         estimator = MEMBERS[name]
@@ -122,8 +166,7 @@ class Combination(SenseClassifier):
 
     def fit(self, X, y, sample_weight=None):
         evidence, allowed, truth, weights = self.fit_members(X, y, sample_weight)
-        self.fit_combiner(evidence, allowed, truth, weights, self.shrinkage)
-        return self
+        return self.fit_combiner(evidence, allowed, truth, weights, self.shrinkage)
 
     def fit_members(self, X, y, sample_weight=None):
         """Fit the members on all the data, and return their held-out evidence (instances x
@@ -164,12 +207,11 @@ class Combination(SenseClassifier):
                 weights[scored])
 
     def fit_combiner(self, evidence, allowed, truth, weights, shrinkage: float):
-        """The combiner's weights from held-out evidence (``fit_members``); the defaults when
+        """The mixture's parameters from held-out evidence (``fit_members``); the defaults when
         there is none."""
-        default = np.asarray(self.default_weights, float)
-        used = self._used()
-        self.weights_ = (fit_weights(evidence, allowed, truth, weights, used, default, shrinkage)
-                         if len(truth) else np.where(used, default, 0.0)).tolist()
+        default = np.asarray(self.default_params, float)
+        self.mixture_ = (fit_params(evidence, allowed, truth, weights, self._used(), default,
+                                    shrinkage) if len(truth) else default).tolist()
         return self
 
     @staticmethod
@@ -184,30 +226,25 @@ class Combination(SenseClassifier):
         return counts / counts.sum()
 
     def _evidence(self, X, models: dict, prior: np.ndarray) -> np.ndarray:
-        """Instances x senses x ``EVIDENCE`` (members absent from ``models``: 0); the senses
-        ``prior`` gives no weight are the unseen ones."""
+        """Instances x senses x ``EVIDENCE``: the svm's decision values (-inf for senses it
+        lacks), the other members' probabilities (0 for senses they lack), ``prior`` and the
+        gloss similarities."""
         evidence = np.zeros((len(X), len(self.classes_), len(EVIDENCE)))
-        seen = prior > 0
+        evidence[:, :, 0] = -np.inf
         for name, model in models.items():
-            estimator = MEMBERS[name]
-            known = np.log(np.maximum(model.predict_proba(
-                [select_groups(row, estimator.feature_groups) for row in X]), FLOOR))
-            values = np.repeat(known.min(axis=1, keepdims=True), len(self.classes_), axis=1)
-            values[:, np.searchsorted(self.classes_, model.classes_)] = known
-            evidence[:, :, EVIDENCE.index(name)] = values
-        log_prior = np.log(np.where(seen, prior, 1.0))
-        evidence[:, :, EVIDENCE.index("prior")] = np.where(seen, log_prior, log_prior[seen].min())
+            rows = [select_groups(row, MEMBERS[name].feature_groups) for row in X]
+            values = model.decision_function(rows) if name == "svm" else model.predict_proba(rows)
+            evidence[:, np.searchsorted(self.classes_, model.classes_), EVIDENCE.index(name)] = values
+        evidence[:, :, EVIDENCE.index("prior")] = prior
         evidence[:, :, EVIDENCE.index("gloss")] = gloss_values(X, self.classes_)
-        evidence[:, :, EVIDENCE.index("unseen")] = -(~seen).astype(float)
         return evidence
 
     def predict_proba(self, X) -> np.ndarray:
         if len(self.classes_) == 1:
             return np.ones((len(X), 1))
-        scores = self._evidence(X, self.models_, self.prior_) @ np.asarray(self.weights_)
-        scores = np.where(candidates.allowed_mask(X, self.classes_, self.plain_senses_),
-                          scores, -np.inf)
-        return np.exp(scores - logsumexp(scores, axis=1, keepdims=True))
+        allowed = candidates.allowed_mask(X, self.classes_, self.plain_senses_)
+        return mixture(self._evidence(X, self.models_, self.prior_), allowed,
+                       np.asarray(self.mixture_), self._used())
 
     def get_state(self) -> tuple[dict, dict[str, np.ndarray]]:
         meta, arrays = super().get_state()
