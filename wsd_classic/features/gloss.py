@@ -82,8 +82,10 @@ class Signatures:
     vectors: np.ndarray
 
     def similarities(self, stems: set[str]) -> np.ndarray:
-        """The cosine of each signature with the 0/1 vector of ``stems``."""
-        found = [self.columns[item] for item in stems if item in self.columns]
+        """The cosine of each signature with the 0/1 vector of ``stems``, summed in sorted order:
+        a set's order follows Python's per-process string hash, and a sum's last bits follow
+        its order."""
+        found = [self.columns[item] for item in sorted(stems) if item in self.columns]
         if not found:
             return np.zeros(len(self.keys))
         return self.vectors[:, found].sum(axis=1) / np.sqrt(len(stems))
