@@ -1,4 +1,9 @@
 """Gloss evidence: the context's similarity to each candidate's WordNet signature."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 
 from wsd_classic import wordnet
@@ -8,6 +13,7 @@ from wsd_classic.features.weighted import Weighted
 from wsd_classic.preprocess.document import ProcessedInstance
 
 RIVER, MONEY = "bank%1:17:01::", "bank%1:14:00::"
+REPO = Path(__file__).resolve().parent.parent
 
 
 def bank_doc(context: list[str], lexelt="bank.n") -> ProcessedInstance:
@@ -68,3 +74,17 @@ def test_every_group_names_its_features_with_its_prefix():
         others = [other for other in EXTRACTORS if other != group]
         assert select_groups(features, others) == [], group
         assert PREFIXES[group]
+
+
+def test_similarities_do_not_follow_the_per_process_string_hash():
+    # Sums over a set of stems would follow the set's order, which PYTHONHASHSEED sets.
+    code = ("import sys; sys.path.insert(0, 'tests'); from test_gloss import bank_doc; "
+            "from wsd_classic.features.gloss import similarities; "
+            "words = 'river water slope land financial institution money deposit account "
+            "loan building business sloping incline row tier flight reserve funds'.split(); "
+            "print(similarities(bank_doc(words))[1].tobytes().hex())")
+    outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              check=True, cwd=REPO,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+               for seed in ("1", "2")}
+    assert len(outputs) == 1
