@@ -9,7 +9,7 @@ as Florian & Yarowsky's interpolation of the members' distributions:
     p(s | x) = λ_svm softmax(z / T)_s + λ_dlist p_dlist(s) + λ_lesk p_lesk(s) + λ_prior prior(s)
                + λ_gloss softmax(β g)_s
 
-over the senses the candidate filter allows, the λ a softmax of ``COMPONENTS`` logits; with
+over the senses the candidate filter allows, the λ a softmax of ``EVIDENCE`` logits; with
 λ_svm + λ_prior = 1 it is the svm's own calibration. Its parameters (log T, log β and the five
 logits) minimise the held-out log-loss plus ``shrinkage`` x their squared distance to
 ``default_params`` per unit of held-out weight (the defaults chosen by cross-validation across the
@@ -43,10 +43,9 @@ MEMBERS = {"svm": LinearSVM, "dlist": DecisionList, "lesk-corpus": Lesk}
 MEMBER_OVERRIDES = {"svm": {"calibrate": False}}
 WORDNET_MEMBERS = ("lesk-corpus",)
 EVIDENCE = (*MEMBERS, "prior", "gloss")
-COMPONENTS = EVIDENCE
 # log T, log β, then one logit per component
-PARAMETERS = ("log_temperature", "log_gloss_sharpness", *(f"logit_{name}" for name in COMPONENTS))
-PARAMETER_BOUNDS = [(-4.0, 3.0), (-3.0, 5.0), *[(-10.0, 10.0)] * len(COMPONENTS)]
+PARAMETERS = ("log_temperature", "log_gloss_sharpness", *(f"logit_{name}" for name in EVIDENCE))
+PARAMETER_BOUNDS = [(-4.0, 3.0), (-3.0, 5.0), *[(-10.0, 10.0)] * len(EVIDENCE)]
 SMALLEST = 1e-12  # a probability below counts as this in the log-loss
 
 
@@ -96,10 +95,10 @@ def mixture(evidence: np.ndarray, allowed: np.ndarray, params: np.ndarray,
     weights = softmax(logits)
     parts = {
         "svm": lambda: _softmax(evidence[:, :, 0] / temperature, allowed),
-        "gloss": lambda: _softmax(sharpness * evidence[:, :, COMPONENTS.index("gloss")], allowed),
+        "gloss": lambda: _softmax(sharpness * evidence[:, :, EVIDENCE.index("gloss")], allowed),
     }
     proba = np.zeros(allowed.shape)
-    for index, name in enumerate(COMPONENTS):
+    for index, name in enumerate(EVIDENCE):
         if weights[index] > 0:
             part = parts[name]() if name in parts else _normalised(evidence[:, :, index], allowed)
             proba += weights[index] * part
@@ -154,10 +153,10 @@ class Combination(SenseClassifier):
     def components(self) -> list[str]:
         """The mixture's components: the members, the prior and, over WordNet keys, the gloss."""
         used = {*self.members_, "prior"} | ({"gloss"} if wordnet_keys(self.classes_) else set())
-        return [name for name in COMPONENTS if name in used]
+        return [name for name in EVIDENCE if name in used]
 
     def _used(self) -> np.ndarray:
-        return np.isin(COMPONENTS, self.components())
+        return np.isin(EVIDENCE, self.components())
 
     def _fit_member(self, name: str, X, y, weights):
         estimator = MEMBERS[name]
@@ -234,7 +233,8 @@ class Combination(SenseClassifier):
         for name, model in models.items():
             rows = [select_groups(row, MEMBERS[name].feature_groups) for row in X]
             values = model.decision_function(rows) if name == "svm" else model.predict_proba(rows)
-            evidence[:, np.searchsorted(self.classes_, model.classes_), EVIDENCE.index(name)] = values
+            columns = np.searchsorted(self.classes_, model.classes_)
+            evidence[:, columns, EVIDENCE.index(name)] = values
         evidence[:, :, EVIDENCE.index("prior")] = prior
         evidence[:, :, EVIDENCE.index("gloss")] = gloss_values(X, self.classes_)
         return evidence
