@@ -22,6 +22,9 @@ averages its held-out accuracy over the five disjoint sets of every 5th file.
 svm's embedding features, each setting ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES`` on the task's
 word vectors (bench/results/semcor_emb.json, one row added per setting).
 
+``--tune-combo`` compares svm, combo and combo answering unseen senses from their gloss evidence
+the same way (bench/results/semcor_combo.json).
+
 ``--mfs-back-offs`` scores ``mfs`` with each back-off for lemmas SemCor never tagged (WordNet's
 first sense, WordNet's database order, alphabetical sense keys) on every dataset beside the
 published MFS: it explains the published baseline, and chooses nothing
@@ -232,22 +235,44 @@ def tune_examples(args) -> dict:
 def compare_settings(args, name: str, setting: str, settings: dict[str, dict]) -> dict:
     """Held-out accuracy (over ``--folds`` sets of files) and development F1 of system ``name``
     trained with each of ``settings`` (``train_system`` arguments, by label)."""
+    results, data = compare_systems(args, setting, {
+        label: (name, overrides) for label, overrides in settings.items()})
+    return {**tuning_result(setting, results, name), "folds": args.folds,
+            "other_parameters": {**TASK.system_params(name),
+                                 "wordnet_examples": name in TASK.wordnet_examples},
+            "wordnet_examples": len(data.examples.sample)}
+
+
+def compare_systems(args, setting: str, settings: dict[str, tuple[str, dict]]):
+    """Held-out accuracy (over ``--folds`` sets of files), development F1 and training seconds
+    of each ``(system, train_system arguments)`` of ``settings``, by label; and the data."""
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
                                      featurizer=TASK.featurizer([name], args.data_dir),
                                      jobs=args.jobs)
     results = {}
-    for label, overrides in settings.items():
+    for label, (name, overrides) in settings.items():
         by_fold = [held_out_accuracy(data, name, args.jobs, fold=fold, **overrides)
                    for fold in range(args.folds)]
+        started = time.perf_counter()
+        f1 = development_f1(data, name, development, args.jobs, **overrides)
         results[label] = {
-            "held_out_semcor_accuracy": sum(by_fold) / len(by_fold),
-            "held_out_semcor_accuracy_by_fold": by_fold,
-            "development_f1": development_f1(data, name, development, args.jobs, **overrides)}
+            "system": name, "held_out_semcor_accuracy": sum(by_fold) / len(by_fold),
+            "held_out_semcor_accuracy_by_fold": by_fold, "development_f1": f1,
+            "train_and_tag_development_seconds": time.perf_counter() - started}
         print(f"{setting} {label}: {results[label]}", file=sys.stderr)
-    return {**tuning_result(setting, results, name), "folds": args.folds,
-            "other_parameters": {**TASK.system_params(name),
-                                 "wordnet_examples": name in TASK.wordnet_examples},
+    return results, data
+
+
+def tune_combo(args) -> dict:
+    """svm beside combo (its registered parameters, and answering unseen senses too): held-out
+    SemCor accuracy and development F1."""
+    combo = TASK.system_params("combo")
+    results, data = compare_systems(args, "system", {
+        "svm": ("svm", {}), "combo": ("combo", {}),
+        "combo unseen senses": ("combo", {"params": {**combo, "unseen_senses": True}})})
+    return {**tuning_result("system", results, "combo"), "folds": args.folds,
+            "parameters": {name: TASK.system_params(name) for name in ("svm", "combo")},
             "wordnet_examples": len(data.examples.sample)}
 
 
@@ -333,6 +358,9 @@ def main() -> int:
     parser.add_argument("--tune-emb", metavar="STRATEGY:WINDOW:SCALE:SENTENCES,...",
                         help="instead: svm's held-out and development scores per embedding "
                              "rule and context size, e.g. exponential:10:1:0")
+    parser.add_argument("--tune-combo", action="store_true",
+                        help="instead: svm beside combo (and combo answering unseen senses), "
+                             "held-out and development scores")
     parser.add_argument("--folds", type=int, default=1, choices=range(1, HELD_OUT_EVERY + 1),
                         metavar=f"1..{HELD_OUT_EVERY}",
                         help="with --tune-svm or --tune-examples: average held-out accuracy "
@@ -346,6 +374,7 @@ def main() -> int:
                 f"semcor_svm_{args.tune_svm.partition('=')[0]}.json" if args.tune_svm else None),
                (args.tune_examples, tune_examples,
                 f"semcor_{args.tune_examples}_examples.json"),
+               (args.tune_combo, tune_combo, "semcor_combo.json"),
                (args.mfs_back_offs, mfs_back_offs, "semcor_mfs.json"),
                (args.tune_emb, tune_embeddings, "semcor_emb.json")]
     chosen = next(((study, name) for wanted, study, name in studies if wanted), None)

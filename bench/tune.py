@@ -69,15 +69,38 @@ def lexelt_cv(system: str, params: dict, X, y, weights, gold, folds: int) -> tup
     return float(correct), len(instances)
 
 
-def cross_validate(system: str, params: dict, sample, corpus, folds: int, jobs: int) -> float:
-    """Held-out accuracy of ``system`` with ``params`` over every lexelt."""
-    groups = systems.get(system).feature_groups
+def cv_parser(description: str) -> argparse.ArgumentParser:
+    """The options every cross-validation on the SENSEVAL-2 training data takes."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--data-dir")
+    return parser
+
+
+def training_corpus(data_dir, jobs: int):
+    """The SENSEVAL-2 training sample, featurized as the task's svm trains (the test set is
+    never read)."""
+    task = catalogue.SENSEVAL2_LS
+    sample = read_lexical_sample(task.path("train", data_dir))
+    return engine.featurize(sample, task.featurizer(["svm"], data_dir), jobs=jobs,
+                            description="spaCy (train)")
+
+
+def lexelt_rows(corpus, groups) -> list[tuple]:
+    """Per lexelt: X, y, sample weights and each row's instance id (rows of ``groups``)."""
     data = []
-    for lexelt in sample.lexelts:
+    for lexelt in corpus.sample.lexelts:
         annotated = [instance for instance in lexelt.instances if instance.answers]
         X, y, weights = engine.training_rows(corpus, annotated, groups)
         gold = [instance.id for instance in annotated for _ in dict.fromkeys(instance.answers)]
         data.append((X, y, weights, gold))
+    return data
+
+
+def cross_validate(system: str, params: dict, corpus, folds: int, jobs: int) -> float:
+    """Held-out accuracy of ``system`` with ``params`` over every lexelt."""
+    data = lexelt_rows(corpus, systems.get(system).feature_groups)
     outcomes = Parallel(n_jobs=jobs)(
         delayed(lexelt_cv)(system, params, X, y, w, g, folds) for X, y, w, g in data)
     return sum(c for c, _ in outcomes) / sum(n for _, n in outcomes)
@@ -106,7 +129,7 @@ def tune_embeddings(args, sample, corpus) -> None:
             corpus.features[doc.id]["emb"] = embedding(doc)
         params = {**catalogue.SENSEVAL2_LS.system_params("svm"), **({"C": float(c[0])} if c else {})}
         start = time.perf_counter()
-        accuracy = cross_validate("svm", params, sample, corpus, args.folds, args.jobs)
+        accuracy = cross_validate("svm", params, corpus, args.folds, args.jobs)
         rows.append({"vectors": dataclasses.asdict(vector_settings), "vectors_sha256":
                      vectors.identity, "strategy": strategy, "window": int(window),
                      "scale": float(scale), "params": params, "accuracy": accuracy,
@@ -120,26 +143,26 @@ def tune_embeddings(args, sample, corpus) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--data-dir")
+    parser = cv_parser(__doc__.split("\n")[0])
     parser.add_argument("--systems", default=",".join(GRIDS))
-    parser.add_argument("--emb", help="STRATEGY:WINDOW:SCALE[:C],... for the svm")
-    parser.add_argument("--vectors", default="", help="word2vec settings NAME=VALUE,...")
+    parser.add_argument("--emb", metavar="STRATEGY:WINDOW:SCALE[:C],...")
+    parser.add_argument("--vectors", default="", metavar="NAME=VALUE,...")
     args = parser.parse_args()
-    directory = registry.locate(catalogue.SENSEVAL2_LS.dataset, args.data_dir)
-    sample = read_lexical_sample(directory / "eng-lex-sample.training.xml")
-    corpus = engine.featurize(sample, jobs=args.jobs, description="spaCy (train)")
+    corpus = training_corpus(args.data_dir, args.jobs)
     if args.emb:
-        tune_embeddings(args, sample, corpus)
+        tune_embeddings(args, corpus.sample, corpus)
         return 0
     results = {}
     for system in args.systems.split(","):
+        data = lexelt_rows(corpus, systems.get(system).feature_groups)
         results[system] = []
         for params in settings_of(GRIDS[system]):
             start = time.perf_counter()
-            accuracy = cross_validate(system, params, sample, corpus, args.folds, args.jobs)
+            outcomes = Parallel(n_jobs=args.jobs)(
+                delayed(lexelt_cv)(system, params, X, y, w, g, args.folds) for X, y, w, g in data)
+            correct = sum(c for c, _ in outcomes)
+            total = sum(n for _, n in outcomes)
+            accuracy = correct / total
             results[system].append({"params": params, "accuracy": accuracy,
                                     "seconds": time.perf_counter() - start})
             print(f"{system} {params}: CV accuracy {100 * accuracy:.2f}", flush=True)

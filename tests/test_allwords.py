@@ -40,7 +40,7 @@ def models_root(tmp_path_factory):
         report = allwords.train_semcor(SEMCOR, list(SEMCOR_TASK.systems), root)
     assert "wn1: nothing to train" in report
     assert "WordNet 3.0 examples of those lexelts' senses: " in report
-    assert "training instances for svm\n" in report
+    assert "training instances for svm, combo\n" in report
     return root
 
 

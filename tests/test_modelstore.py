@@ -59,7 +59,7 @@ def test_the_file_describes_itself(models):
     root, task, _ = models
     header, _ = modelstore.read_header(modelstore.model_path(root, task, "svm"))
     assert header["task"] == task and header["system"] == "svm"
-    assert header["feature_groups"] == ["bow", "colloc", "pos", "syntax", "emb"]
+    assert header["feature_groups"] == ["bow", "colloc", "pos", "syntax", "emb", "gloss"]
     assert header["params"]["C"] > 0
     assert len(header["info"]["training_sha256"]) == 64
     assert {"wsd-classic", "numpy", "scikit-learn", "spacy", "nltk"} <= set(header["versions"])

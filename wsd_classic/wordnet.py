@@ -197,16 +197,56 @@ def synset_of_key(key: str):
     return lemma.synset() if lemma is not None else None
 
 
+@dataclass(frozen=True)
+class Synset:
+    """A synset as its line in a WordNet data file gives it: its words (WordNet's spelling,
+    ``_`` between words), its pointers ``(symbol, pos, offset)`` (``@`` hypernym, ``~`` hyponym,
+    ``&`` similar to, ``+`` derivationally related, ... see wninput(5WN)), its definition and
+    its examples."""
+
+    words: tuple[str, ...]
+    pointers: tuple[tuple[str, str, int], ...]
+    definition: str
+    examples: tuple[str, ...]
+
+
+# A pointer's part of speech: adjective satellites (``s``) live in the adjective data file.
+POINTER_POS = {"n": "n", "v": "v", "a": "a", "s": "a", "r": "r"}
+# An adjective's syntactic marker, ``galore(ip)``: not part of the word.
+_ADJECTIVE_MARKER = re.compile(r"\([a-z]+\)$")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def synset_at(pos: str, offset: int) -> Synset:
+    """The synset at ``offset`` of the ``pos`` data file, read without NLTK (which needs seconds
+    to load): tagging builds the signatures of thousands of senses."""
+    head, _, text = _data_line(DATA_FILES[pos], offset).partition("|")
+    fields = head.split()
+    word_count = int(fields[3], 16)
+    words = tuple(_ADJECTIVE_MARKER.sub("", word) for word in fields[4:4 + 2 * word_count:2])
+    at = 4 + 2 * word_count
+    pointers = tuple((fields[i], POINTER_POS[fields[i + 2]], int(fields[i + 1]))
+                     for i in range(at + 1, at + 1 + 4 * int(fields[at]), 4))
+    return Synset(words, pointers, _QUOTED.sub("", text).strip().strip("; "),
+                  tuple(example.strip('"') for example in _QUOTED.findall(text)))
+
+
+def synset_location(key: str) -> tuple[str, int] | None:
+    """The part of speech and data-file offset of the sense's synset; None for a key WordNet
+    3.0 lacks."""
+    for variant in _key_variants(key):
+        offset = sense_index().offset(variant)
+        if offset is not None:
+            return KEY_POS[variant.partition("%")[2][0]], offset
+    return None
+
+
 @functools.lru_cache(maxsize=None)
 def gloss(key: str) -> str | None:
     """The definition of the sense's synset (its gloss without the quoted examples), read from
     the data file at the offset the sense index gives; None for a key WordNet 3.0 lacks."""
-    for variant in _key_variants(key):
-        offset = sense_index().offset(variant)
-        if offset is not None:
-            line = _data_line(DATA_FILES[KEY_POS[variant.partition("%")[2][0]]], offset)
-            return _QUOTED.sub("", line.partition("|")[2]).strip().strip("; ")
-    return None
+    location = synset_location(key)
+    return synset_at(*location).definition if location is not None else None
 
 
 def _data_line(name: str, offset: int) -> str:

@@ -1,7 +1,9 @@
-"""Feature extractors: each maps a ``ProcessedInstance`` to a list of binary feature names.
+"""Feature extractors: each maps a ``ProcessedInstance`` to a list of binary feature names (or
+``Weighted`` blocks of real values, ``features.weighted``).
 
-Names carry their group's prefix (``bow=``, ``col-1,1=``, ``pos-1=``, ``syn:head=``) so groups
-can be combined per system and a feature explains itself in ``--explain`` output.
+Names carry their group's prefix (``bow=``, ``col-1,1=``, ``pos-1=``, ``syn:head=``,
+``gloss=``) so groups can be combined per system and a feature explains itself in ``--explain``
+output.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from wsd_classic.errors import WsdError
 from wsd_classic.features.bag_of_words import bag_of_words
 from wsd_classic.features.collocations import collocations
 from wsd_classic.features.embeddings import without_vectors
+from wsd_classic.features.gloss import gloss_evidence
 from wsd_classic.features.pos_window import pos_window
 from wsd_classic.features.syntax import syntactic_relations
 from wsd_classic.preprocess.document import ProcessedInstance
@@ -22,8 +25,19 @@ EXTRACTORS: dict[str, Callable[[ProcessedInstance], list[str]]] = {
     "syntax": syntactic_relations,
     # Needs word vectors: a featurizer given them reads them (``featurizer.Featurizer``).
     "emb": without_vectors,
+    "gloss": gloss_evidence,
 }
 ALL_GROUPS = tuple(EXTRACTORS)
+# The prefix every name of a group starts with (a ``Weighted`` block's names too).
+PREFIXES = {"bow": "bow=", "colloc": "col", "pos": "pos", "syntax": "syn:", "emb": "emb",
+            "gloss": "gloss="}
+
+
+def select_groups(row, groups: Iterable[str]) -> list:
+    """The features of ``row`` (names and ``Weighted`` blocks) that belong to ``groups``."""
+    prefixes = tuple(PREFIXES[group] for group in groups)
+    return [feature for feature in row
+            if (feature if isinstance(feature, str) else feature.names[0]).startswith(prefixes)]
 
 
 def check_groups(groups: Iterable[str]) -> tuple[str, ...]:

@@ -13,10 +13,14 @@ def has_letter(lemma: str) -> bool:
     return any(character.isalpha() for character in lemma)
 
 
-def bag_of_words(doc: ProcessedInstance) -> list[str]:
-    """``bow=<lemma>`` for every distinct content lemma except the target and its particles."""
+def content_lemmas(doc: ProcessedInstance) -> set[str]:
+    """The distinct content lemmas of the context except the target and its particles."""
     kept = [not stop for stop in doc.stops]
     for index in (doc.target, *doc.sats):
         kept[index] = False
-    lemmas = {lemma for lemma in set(compress(doc.lemmas, kept)) if has_letter(lemma)}
-    return [f"bow={lemma}" for lemma in sorted(lemmas)]
+    return {lemma for lemma in set(compress(doc.lemmas, kept)) if has_letter(lemma)}
+
+
+def bag_of_words(doc: ProcessedInstance) -> list[str]:
+    """``bow=<lemma>`` for every distinct content lemma except the target and its particles."""
+    return [f"bow={lemma}" for lemma in sorted(content_lemmas(doc))]

@@ -1,4 +1,5 @@
-"""Linear SVM over all feature groups (Lee & Ng 2002), with calibrated sense probabilities.
+"""Linear SVM over all feature groups (Lee & Ng 2002) and the gloss evidence of every candidate,
+with calibrated sense probabilities.
 
 liblinear's one-vs-rest decision values are turned into a distribution by a softmax whose
 temperature is fitted, per lexelt, to minimise the log-loss of held-out decision values from an
@@ -47,7 +48,9 @@ def _decision_matrix(svc: LinearSVC, matrix, classes: np.ndarray) -> np.ndarray:
 
 
 class LinearSVM(SenseClassifier):
-    feature_groups = ("bow", "colloc", "pos", "syntax", "emb")
+    # emb and gloss: chosen by 5-fold CV on SENSEVAL-2 training (bench/tune.py --emb,
+    # bench/tune_gloss.py) and on held-out SemCor (bench/semcor.py)
+    feature_groups = ("bow", "colloc", "pos", "syntax", "emb", "gloss")
     uses_candidate_filter = True
     vocabulary_entry = "features"
     state_fields = ("temperature", "prior_share", "plain_senses")

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Choose the combination's default weights and shrinkage on the SENSEVAL-2 training data only.
+
+1. Default parameters: every lexelt's held-out evidence (the combination's own inner folds over
+   all its training instances) is pooled over the lexelts, and the mixture's parameters are
+   fitted to minimise the pooled log-loss.
+2. Shrinkage: per lexelt, 5 outer folds as ``bench/tune.py`` makes them; on each, the members
+   are stacked on the training part once and the combiner fitted with each ``--shrinkages``
+   value (``inf``: the default parameters as they are); the top sense is scored on the held-out
+   part. The test set is never read. Writes bench/results/tune_combo.json.
+
+    python bench/tune_combo.py [--shrinkages 0,1,10,100,inf] [--folds 5] [--jobs 2]
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.model_selection import KFold
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tune import cv_parser, lexelt_rows, training_corpus  # noqa: E402
+from wsd_classic import systems  # noqa: E402
+from wsd_classic.systems.combination import PARAMETERS, fit_params  # noqa: E402
+
+
+def lexelt_evidence(X, y, weights):
+    """The lexelt's held-out evidence over all its training instances."""
+    return systems.make("combo").fit_members(X, y, weights)
+
+
+def pooled_params(evidences) -> np.ndarray:
+    """The mixture's parameters minimising the log-loss pooled over the lexelts (senses padded
+    to the largest lexelt's count, padding not allowed)."""
+    evidences = [item for item in evidences if len(item[2])]
+    width = max(item[0].shape[1] for item in evidences)
+    rows = sum(len(item[2]) for item in evidences)
+    evidence = np.zeros((rows, width, evidences[0][0].shape[2]))
+    allowed = np.zeros((rows, width), dtype=bool)
+    truth, weights, at = np.zeros(rows, int), np.zeros(rows), 0
+    for lexelt_evidence_, lexelt_allowed, lexelt_truth, lexelt_weights in evidences:
+        end = at + len(lexelt_truth)
+        evidence[at:end, :lexelt_evidence_.shape[1]] = lexelt_evidence_
+        allowed[at:end, :lexelt_allowed.shape[1]] = lexelt_allowed
+        truth[at:end], weights[at:end], at = lexelt_truth, lexelt_weights, end
+    start = np.asarray(systems.make("combo").default_params, float)
+    return fit_params(evidence, allowed, truth, weights, np.ones(len(start) - 2, bool), start,
+                      0.0)
+
+
+def lexelt_cv(X, y, weights, gold, folds: int, default: tuple, shrinkages: list[float]):
+    """Correct held-out instances per shrinkage, and the count of instances."""
+    instances = sorted(set(gold))
+    correct = np.zeros(len(shrinkages))
+    if len(instances) < folds:
+        return correct, 0
+    rows_of = {instance: [r for r, g in enumerate(gold) if g == instance] for instance in instances}
+    for train_index, test_index in KFold(folds, shuffle=True, random_state=0).split(instances):
+        train_rows = [r for i in train_index for r in rows_of[instances[i]]]
+        model = systems.make("combo", default_params=default)
+        stacked = model.fit_members([X[r] for r in train_rows], [y[r] for r in train_rows],
+                                    [weights[r] for r in train_rows])
+        test_rows = [rows_of[instances[i]] for i in test_index]
+        for column, shrinkage in enumerate(shrinkages):
+            if np.isinf(shrinkage):
+                model.fit_combiner(*(part[:0] for part in stacked), shrinkage=0.0)
+            else:
+                model.fit_combiner(*stacked, shrinkage=shrinkage)
+            predicted = model.predict([X[rows[0]] for rows in test_rows])
+            correct[column] += sum(sense in {y[r] for r in rows}
+                                   for sense, rows in zip(predicted, test_rows))
+    return correct, len(instances)
+
+
+def main() -> int:
+    parser = cv_parser(__doc__.split("\n")[0])
+    parser.add_argument("--shrinkages", default="0,1,10,100,inf")
+    args = parser.parse_args()
+    shrinkages = [float(value) for value in args.shrinkages.split(",")]
+    data = lexelt_rows(training_corpus(args.data_dir, args.jobs),
+                       systems.get("combo").feature_groups)
+    start = time.perf_counter()
+    default = tuple(float(value) for value in pooled_params(Parallel(n_jobs=args.jobs)(
+        delayed(lexelt_evidence)(X, y, w) for X, y, w, _ in data)))
+    pooled_seconds = time.perf_counter() - start
+    print(f"pooled parameters {dict(zip(PARAMETERS, np.round(default, 3)))} "
+          f"({pooled_seconds:.0f}s)", flush=True)
+    start = time.perf_counter()
+    outcomes = Parallel(n_jobs=args.jobs)(
+        delayed(lexelt_cv)(X, y, w, g, args.folds, default, shrinkages) for X, y, w, g in data)
+    total = sum(n for _, n in outcomes)
+    accuracy = sum(c for c, _ in outcomes) / total
+    results = [{"shrinkage": shrinkage if np.isfinite(shrinkage) else "inf",
+                "accuracy": float(value)} for shrinkage, value in zip(shrinkages, accuracy)]
+    for row in results:
+        print(f"shrinkage {row['shrinkage']}: CV accuracy {100 * row['accuracy']:.2f}")
+    best = max(results, key=lambda row: row["accuracy"])
+    out = Path(__file__).resolve().parent / "results" / "tune_combo.json"
+    out.write_text(json.dumps({
+        "folds": args.folds, "default_params": dict(zip(PARAMETERS, default)),
+        "pooled_seconds": pooled_seconds,
+        "cv_seconds": time.perf_counter() - start, "instances": total,
+        "results": results, "best": best}, indent=2) + "\n")
+    print(f"best shrinkage {best['shrinkage']} ({100 * best['accuracy']:.2f}); wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""The combination of svm, dlist and lesk-corpus, stacked on held-out folds per lexelt."""
+import numpy as np
+import pytest
+
+from wsd_classic import systems
+from wsd_classic.features.weighted import Weighted
+from wsd_classic.systems import combination
+from wsd_classic.systems.base import SenseClassifier
+from wsd_classic.systems.combination import Combination
+
+RIVER, MONEY, SHORE = "bank%1:17:01::", "bank%1:14:00::", "bank%1:17:00::"
+NAMES = tuple(f"gloss={key}" for key in (RIVER, MONEY, SHORE))
+
+
+def lexelt(repeats=6):
+    """Rows with every group's features (a unique ``bow=id<n>`` each) and a gloss block."""
+    X, y = [], []
+    for index in range(repeats):
+        for sense, words, values in ((RIVER, ("river", "water"), (0.6, 0.1, 0.3)),
+                                     (MONEY, ("money", "loan"), (0.1, 0.7, 0.0))):
+            X.append([f"bow={words[0]}", f"bow={words[1]}", f"bow=id{len(X)}",
+                      f"col-1,-1={words[0]}", "pos0=NN", f"syn:head={words[1]}",
+                      Weighted(NAMES, np.array(values))])
+            y.append(sense)
+    return X, y
+
+
+class Recorder(SenseClassifier):
+    """A member that remembers what it was fitted on and what it was asked."""
+
+    feature_groups = ("bow",)
+    fitted: list = []
+    asked: list = []
+
+    def __init__(self, C=1.0, calibrate=True, alpha=1.0, min_count=1):  # the members' parameters
+        self.C, self.calibrate, self.alpha, self.min_count = C, calibrate, alpha, min_count
+
+    def fit(self, X, y, sample_weight=None):
+        self.prior_ = self._prior(y, sample_weight)
+        Recorder.fitted.append(([list(row) for row in X], list(y)))
+        self.seen_ = {row_id(row) for row in X}
+        return self
+
+    def predict_proba(self, X):
+        Recorder.asked.append((self.seen_, [row_id(row) for row in X]))
+        return np.tile(self.prior_, (len(X), 1))
+
+    decision_function = predict_proba
+
+
+def row_id(row):
+    return next(name for name in row if isinstance(name, str) and name.startswith("bow=id"))
+
+
+@pytest.fixture
+def recorded(monkeypatch):
+    Recorder.fitted, Recorder.asked = [], []
+    monkeypatch.setattr(combination, "MEMBERS", {"svm": Recorder, "dlist": Recorder})
+    return Recorder
+
+
+def test_the_combination_beats_chance_and_gives_distributions():
+    X, y = lexelt()
+    model = systems.make("combo").fit(X, y)
+    proba = model.predict_proba(X)
+    assert np.allclose(proba.sum(axis=1), 1)
+    assert (model.predict(X) == np.array(y)).all()
+    assert model.members_ == ["svm", "dlist", "lesk-corpus"]
+    assert len(model.mixture_) == len(combination.PARAMETERS)
+
+
+def test_state_round_trips_with_identical_predictions():
+    X, y = lexelt()
+    model = systems.make("combo").fit(X, y)
+    meta, arrays = model.get_state()
+    restored = Combination.from_state(model.get_params(), meta, arrays)
+    assert np.array_equal(restored.predict_proba(X), model.predict_proba(X))
+    assert {name.split("/")[0] for name in arrays if "/" in name} == set(model.members_)
+
+
+def test_stacking_never_predicts_an_instance_its_member_was_fitted_on(recorded):
+    X, y = lexelt()
+    Combination(folds=3).fit(X, y)
+    fold_fits = recorded.fitted[:-len(combination.MEMBERS)]  # the last fits take all the data
+    assert len(fold_fits) == 3 * len(combination.MEMBERS)
+    for seen, asked in recorded.asked:
+        assert not seen & set(asked)
+    held_out = [row for seen, asked in recorded.asked for row in asked]
+    assert sorted(held_out) == sorted([row_id(row) for row in X] * len(combination.MEMBERS))
+
+
+def test_members_receive_only_the_groups_they_read(recorded):
+    X, y = lexelt()
+    model = Combination(folds=3).fit(X, y)
+    assert all(name.startswith("bow=") for rows, _ in recorded.fitted for row in rows
+               for name in row)
+    assert model.members_ == ["svm", "dlist"]  # lesk-corpus is not a member here
+
+
+def test_without_wordnet_keys_only_svm_and_dlist_are_combined_and_gloss_is_unused():
+    X, y = lexelt()
+    y = ["river" if sense == RIVER else "money" for sense in y]
+    model = systems.make("combo").fit(X, y)
+    assert model.members_ == ["svm", "dlist"]
+    assert model.components() == ["svm", "dlist", "prior"]
+    assert (model.predict(X) == np.array(y)).all()
+
+
+def test_unseen_senses_are_answered_from_their_gloss_evidence():
+    X, y = lexelt()
+    model = Combination(unseen_senses=True, default_params=(0, 2, 0, 0, 0, 0, 3), shrinkage=1e6)
+    model.fit(X, y)
+    assert SHORE in model.classes_.tolist()
+    shore = ["bow=zebra", Weighted(NAMES, np.array([0.0, 0.0, 1.0]))]
+    assert model.predict([shore])[0] == SHORE
+
+
+def test_a_lexelt_with_fewer_instances_than_folds_keeps_the_default_parameters():
+    X, y = lexelt(repeats=1)
+    model = Combination(default_params=(-1, 1, 2, 1, 0.5, 0.1, 3)).fit(X, y)
+    assert model.mixture_ == [-1, 1, 2, 1, 0.5, 0.1, 3]

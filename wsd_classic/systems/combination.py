@@ -1,0 +1,268 @@
+"""Classifier combination (Florian & Yarowsky 2002): svm, dlist and lesk-corpus stacked per lexelt.
+
+Each member is fitted on K-1 inner folds of the lexelt's training data and predicts the held-out
+fold (an instance's rows share a fold), which gives, for every held-out instance and sense, the
+``EVIDENCE``: the svm's decision value, dlist's and lesk-corpus's probabilities, the training
+prior and the gloss similarity of the sense (``features.gloss``). The combination is a mixture,
+as Florian & Yarowsky's interpolation of the members' distributions:
+
+    p(s | x) = λ_svm softmax(z / T)_s + λ_dlist p_dlist(s) + λ_lesk p_lesk(s) + λ_prior prior(s)
+               + λ_gloss softmax(β g)_s
+
+over the senses the candidate filter allows, the λ a softmax of ``EVIDENCE`` logits; with
+λ_svm + λ_prior = 1 it is the svm's own calibration. Its parameters (log T, log β and the five
+logits) minimise the held-out log-loss plus ``shrinkage`` x their squared distance to
+``default_params`` per unit of held-out weight (the defaults chosen by cross-validation across the
+SENSEVAL-2 training lexelts, ``bench/tune_combo.py``): a small lexelt keeps nearly the defaults,
+one with fewer instances than folds keeps them. The members are then refitted on all the data.
+
+The svm member runs uncalibrated (T is the combiner's). With ``unseen_senses`` the combination
+also answers the candidates no training instance shows, through the gloss component. Where the
+sense ids are not WordNet keys, only svm and dlist (and the prior) are combined.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import minimize
+from scipy.special import softmax
+from sklearn.model_selection import GroupKFold
+
+from wsd_classic.features import select_groups
+from wsd_classic.features.gloss import PREFIX as GLOSS_PREFIX
+from wsd_classic.features.weighted import binary_names
+from wsd_classic.systems import candidates
+from wsd_classic.systems.base import SenseClassifier
+from wsd_classic.systems.dlist import DecisionList
+from wsd_classic.systems.lesk import Lesk
+from wsd_classic.systems.svm import LinearSVM
+
+# The members' estimators; each is made with its registered parameters (``systems.SYSTEMS``),
+# these overrides and the combination's ``member_params``: the svm's calibration is the
+# combiner's job.
+MEMBERS = {"svm": LinearSVM, "dlist": DecisionList, "lesk-corpus": Lesk}
+MEMBER_OVERRIDES = {"svm": {"calibrate": False}}
+WORDNET_MEMBERS = ("lesk-corpus",)
+EVIDENCE = (*MEMBERS, "prior", "gloss")
+# log T, log β, then one logit per component
+PARAMETERS = ("log_temperature", "log_gloss_sharpness", *(f"logit_{name}" for name in EVIDENCE))
+PARAMETER_BOUNDS = [(-4.0, 3.0), (-3.0, 5.0), *[(-10.0, 10.0)] * len(EVIDENCE)]
+SMALLEST = 1e-12  # a probability below counts as this in the log-loss
+
+
+def wordnet_keys(senses) -> bool:
+    senses = list(senses)
+    return sum("%" in sense for sense in senses) >= 0.5 * len(senses)
+
+
+def gloss_values(X, classes: np.ndarray) -> np.ndarray:
+    """The gloss similarity of each class for each row (0 for a class no candidate spells)."""
+    column = {sense: index for index, sense in enumerate(classes)}
+    values = np.zeros((len(X), len(classes)))
+    for row, features in enumerate(X):
+        for block in features:
+            if not isinstance(block, str) and block.names[0].startswith(GLOSS_PREFIX):
+                for name, value in zip(block.names, block.values):
+                    index = column.get(name[len(GLOSS_PREFIX):])
+                    if index is not None:
+                        values[row, index] = value
+    return values
+
+
+def _normalised(values: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """Rows of ``values`` over the allowed senses, summing to 1 (even where all are 0)."""
+    kept = np.where(allowed, values, 0.0)
+    totals = kept.sum(axis=1, keepdims=True)
+    even = allowed / np.maximum(allowed.sum(axis=1, keepdims=True), 1)
+    return np.where(totals > 0, kept / np.where(totals > 0, totals, 1), even)
+
+
+def _softmax(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """Softmax over the allowed senses that have a finite score (even where none has)."""
+    usable = allowed & np.isfinite(scores)
+    shifted = np.where(usable, scores, -np.inf)
+    rows = usable.any(axis=1)
+    result = np.zeros_like(scores)
+    result[rows] = softmax(shifted[rows], axis=1)
+    return np.where(rows[:, None], result, _normalised(np.ones_like(scores), allowed))
+
+
+def mixture(evidence: np.ndarray, allowed: np.ndarray, params: np.ndarray,
+            used: np.ndarray) -> np.ndarray:
+    """The combination's distribution (instances x senses) for parameters ``params``
+    (``PARAMETERS``), its components limited to the ``used`` ones."""
+    temperature, sharpness = np.exp(params[0]), np.exp(params[1])
+    logits = np.where(used, params[2:], -np.inf)
+    weights = softmax(logits)
+    parts = {
+        "svm": lambda: _softmax(evidence[:, :, 0] / temperature, allowed),
+        "gloss": lambda: _softmax(sharpness * evidence[:, :, EVIDENCE.index("gloss")], allowed),
+    }
+    proba = np.zeros(allowed.shape)
+    for index, name in enumerate(EVIDENCE):
+        if weights[index] > 0:
+            part = parts[name]() if name in parts else _normalised(evidence[:, :, index], allowed)
+            proba += weights[index] * part
+    return proba
+
+
+def fit_params(evidence: np.ndarray, allowed: np.ndarray, truth: np.ndarray,
+               sample_weight: np.ndarray, used: np.ndarray, default: np.ndarray,
+               shrinkage: float) -> np.ndarray:
+    """The parameters minimising the weighted held-out log-loss of ``mixture`` plus
+    ``shrinkage`` x the squared distance to ``default`` per unit of weight (unused components'
+    logits stay at their defaults)."""
+    total = sample_weight.sum()
+    rows = np.arange(len(truth))
+    free = np.concatenate([[True, True], used])
+
+    def loss(values):
+        params = default.copy()
+        params[free] = values
+        proba = mixture(evidence, allowed, params, used)[rows, truth]
+        distance = values - default[free]
+        return (-np.dot(sample_weight, np.log(np.maximum(proba, SMALLEST))) / total
+                + shrinkage * np.dot(distance, distance) / total)
+
+    bounds = [bound for bound, keep in zip(PARAMETER_BOUNDS, free) if keep]
+    result = minimize(loss, default[free], method="L-BFGS-B", bounds=bounds)
+    params = default.copy()
+    params[free] = result.x
+    return params
+
+
+class Combination(SenseClassifier):
+    feature_groups = tuple(dict.fromkeys(
+        [*(group for estimator in MEMBERS.values() for group in estimator.feature_groups),
+         "gloss"]))
+    uses_candidate_filter = True
+    state_fields = ("members", "member_params", "mixture", "plain_senses")
+
+    def __init__(self, default_params: tuple[float, ...] = (0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0),
+                 shrinkage: float = 1.0, folds: int = 5, unseen_senses: bool = False,
+                 member_params: dict | None = None, random_state: int = 0):
+        self.default_params = default_params
+        self.shrinkage = shrinkage
+        self.folds = folds
+        self.unseen_senses = unseen_senses
+        self.member_params = member_params
+        self.random_state = random_state
+
+    def _member_names(self, senses) -> list[str]:
+        return [name for name in MEMBERS if name not in WORDNET_MEMBERS or wordnet_keys(senses)]
+
+    def components(self) -> list[str]:
+        """The mixture's components: the members, the prior and, over WordNet keys, the gloss."""
+        used = {*self.members_, "prior"} | ({"gloss"} if wordnet_keys(self.classes_) else set())
+        return [name for name in EVIDENCE if name in used]
+
+    def _used(self) -> np.ndarray:
+        return np.isin(EVIDENCE, self.components())
+
+    def _fit_member(self, name: str, X, y, weights):
+        estimator = MEMBERS[name]
+        return estimator(**self.member_params_[name]).fit(
+            [select_groups(row, estimator.feature_groups) for row in X], y, sample_weight=weights)
+
+    def fit(self, X, y, sample_weight=None):
+        evidence, allowed, truth, weights = self.fit_members(X, y, sample_weight)
+        return self.fit_combiner(evidence, allowed, truth, weights, self.shrinkage)
+
+    def fit_members(self, X, y, sample_weight=None):
+        """Fit the members on all the data, and return their held-out evidence (instances x
+        senses x ``EVIDENCE``), the senses allowed, the true senses and the rows' weights
+        (empty when the lexelt has fewer distinct instances than folds)."""
+        self.prior_ = self._prior(y, sample_weight)
+        y = np.asarray(y)
+        weights = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
+        seen = self.classes_
+        if self.unseen_senses and wordnet_keys(seen):
+            self.classes_ = np.array(sorted({*seen, *self._gloss_keys(X)}))
+            self.prior_ = self._prior_of(y, weights)
+        self.plain_senses_ = sorted({*candidates.senses_seen_without_particles(X, y),
+                                     *(sense for sense in self.classes_ if sense not in seen
+                                       and "_" not in sense.partition("%")[0])})
+        self.members_ = self._member_names(seen)
+        from wsd_classic import systems  # the registry imports this module
+
+        self.member_params_ = {name: {**systems.get(name).params, **MEMBER_OVERRIDES.get(name, {}),
+                                      **(self.member_params or {}).get(name, {})}
+                               for name in self.members_}
+        groups = np.unique([" ".join(sorted(set(binary_names(row)))) for row in X],
+                           return_inverse=True)[1]
+        held_out = np.zeros((len(y), len(self.classes_), len(EVIDENCE)))
+        if groups.max() + 1 >= self.folds:
+            folds = GroupKFold(self.folds, shuffle=True, random_state=self.random_state)
+            for train, test in folds.split(X, y, groups):
+                fold_prior = self._prior_of(y[train], weights[train])
+                models = {name: self._fit_member(name, [X[i] for i in train], y[train],
+                                                 weights[train]) for name in self.members_}
+                held_out[test] = self._evidence([X[i] for i in test], models, fold_prior)
+            scored = np.arange(len(y))
+        else:
+            scored = np.arange(0)
+        self.models_ = {name: self._fit_member(name, X, y, weights) for name in self.members_}
+        allowed = candidates.allowed_mask(X, self.classes_, self.plain_senses_)
+        return (held_out[scored], allowed[scored], np.searchsorted(self.classes_, y[scored]),
+                weights[scored])
+
+    def fit_combiner(self, evidence, allowed, truth, weights, shrinkage: float):
+        """The mixture's parameters from held-out evidence (``fit_members``); the defaults when
+        there is none."""
+        default = np.asarray(self.default_params, float)
+        self.mixture_ = (fit_params(evidence, allowed, truth, weights, self._used(), default,
+                                    shrinkage) if len(truth) else default).tolist()
+        return self
+
+    @staticmethod
+    def _gloss_keys(X) -> set[str]:
+        return {name[len(GLOSS_PREFIX):] for row in X for block in row
+                if not isinstance(block, str) and block.names[0].startswith(GLOSS_PREFIX)
+                for name in block.names}
+
+    def _prior_of(self, y, weights) -> np.ndarray:
+        counts = np.bincount(np.searchsorted(self.classes_, y), weights=weights,
+                             minlength=len(self.classes_))
+        return counts / counts.sum()
+
+    def _evidence(self, X, models: dict, prior: np.ndarray) -> np.ndarray:
+        """Instances x senses x ``EVIDENCE``: the svm's decision values (-inf for senses it
+        lacks), the other members' probabilities (0 for senses they lack), ``prior`` and the
+        gloss similarities."""
+        evidence = np.zeros((len(X), len(self.classes_), len(EVIDENCE)))
+        evidence[:, :, 0] = -np.inf
+        for name, model in models.items():
+            rows = [select_groups(row, MEMBERS[name].feature_groups) for row in X]
+            values = model.decision_function(rows) if name == "svm" else model.predict_proba(rows)
+            columns = np.searchsorted(self.classes_, model.classes_)
+            evidence[:, columns, EVIDENCE.index(name)] = values
+        evidence[:, :, EVIDENCE.index("prior")] = prior
+        evidence[:, :, EVIDENCE.index("gloss")] = gloss_values(X, self.classes_)
+        return evidence
+
+    def predict_proba(self, X) -> np.ndarray:
+        if len(self.classes_) == 1:
+            return np.ones((len(X), 1))
+        allowed = candidates.allowed_mask(X, self.classes_, self.plain_senses_)
+        return mixture(self._evidence(X, self.models_, self.prior_), allowed,
+                       np.asarray(self.mixture_), self._used())
+
+    def get_state(self) -> tuple[dict, dict[str, np.ndarray]]:
+        meta, arrays = super().get_state()
+        meta["member_states"] = {}
+        for name, model in self.models_.items():
+            member_meta, member_arrays = model.get_state()
+            meta["member_states"][name] = member_meta
+            arrays.update({f"{name}/{key}": array for key, array in member_arrays.items()})
+        return meta, arrays
+
+    @classmethod
+    def from_state(cls, params: dict, meta: dict, arrays: dict[str, np.ndarray]):
+        model = super().from_state(params, meta, arrays)
+        model.models_ = {}
+        for name in model.members_:
+            prefix = f"{name}/"
+            model.models_[name] = MEMBERS[name].from_state(
+                model.member_params_[name], meta["member_states"][name],
+                {key[len(prefix):]: array for key, array in arrays.items()
+                 if key.startswith(prefix)})
+        return model
