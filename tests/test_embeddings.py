@@ -135,7 +135,7 @@ def test_an_svm_model_with_embeddings_tags_without_the_data_directory(tiny_model
     in_memory = engine.featurize(test, Featurizer(embedding=fixture_embedding()))
     rows = in_memory.rows(list(test.instances()), ("emb",))
     assert all(np.any(row[0].values) for row in rows)  # the fixture's words are known
-    assert loaded.featurizer.settings()["groups"] == ["bow", "colloc", "pos", "syntax", "emb"]
+    assert loaded.featurizer.settings()["groups"] == ["bow", "colloc", "pos", "syntax", "emb", "gloss"]
 
 
 def test_systems_not_reading_embeddings_store_no_vectors(tiny_models):

@@ -66,9 +66,13 @@ def test_synsets_are_read_from_the_data_files_with_words_pointers_and_examples()
 
 
 def test_every_group_names_its_features_with_its_prefix():
+    from conftest import fixture_embedding
+    from wsd_classic.features.featurizer import Featurizer
+
     doc = bank_doc(["steep", "slope"])
-    for group, extractor in EXTRACTORS.items():
-        features = extractor(doc)
+    by_group = Featurizer(embedding=fixture_embedding()).by_group(doc)
+    for group in EXTRACTORS:
+        features = by_group[group]
         assert features, group
         assert select_groups(features, [group]) == features, group
         others = [other for other in EXTRACTORS if other != group]
