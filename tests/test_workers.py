@@ -53,3 +53,28 @@ def test_the_ctrl_c_handler_is_given_back():
     before = signal.getsignal(signal.SIGINT)
     assert list(workers.in_workers(_checked, [1, 2], processes=2)) == [1, 4]
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def _wordnet_readers_open(item):
+    from wsd_classic import wordnet
+
+    return wordnet.wordnet.cache_info().currsize
+
+
+def test_a_worker_opens_wordnet_itself_rather_than_sharing_its_parents_files():
+    # NLTK reads WordNet by seek and readline: workers sharing the parent's open files (one
+    # offset) read each other's lines, which once gave Lesk different glosses run to run.
+    from wsd_classic import wordnet
+
+    wordnet.wordnet()
+    assert list(workers.in_workers(_wordnet_readers_open, [0, 1], processes=2)) == [0, 0]
+    assert wordnet.wordnet.cache_info().currsize == 1
+    lesk_keys = ["chair%1:06:00::", "easy_chair%1:06:00::", "chair%1:04:00::"] * 20
+    from_workers = list(workers.in_workers(_gloss_words, lesk_keys, processes=2))
+    assert from_workers == [_gloss_words(key) for key in lesk_keys]
+
+
+def _gloss_words(key):
+    from wsd_classic.systems.lesk import gloss_lemmas
+
+    return sorted(gloss_lemmas(key))

@@ -116,6 +116,11 @@ def wordnet():
     return reader
 
 
+# A forked worker must not share its parent's open WordNet files: NLTK reads them by seek and
+# readline, so two processes moving one shared file offset read each other's lines.
+os.register_at_fork(after_in_child=wordnet.cache_clear)
+
+
 # The synset-type digit of a sense key (``jury%1:14:00::``): WordNet's part of speech, adjective
 # satellites (5) counting as adjectives, and the data file holding the synset.
 KEY_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
