@@ -129,7 +129,8 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
     chosen, skipped = usable_systems(chosen, train_sample)
     if skipped:
         notes.append(f"skipped {', '.join(skipped)}: the sense ids are not WordNet keys")
-    featurizer = run.task.featurizer(chosen, run.data_dir)
+    with timer.stage("vectors"):  # built once, then read from the cache
+        featurizer = run.task.featurizer(chosen, run.data_dir)
     with timer.stage("preprocess"):
         train_corpus = engine.featurize(train_sample, featurizer, jobs, "spaCy (train)")
         test_corpus = engine.featurize(test_sample, featurizer, jobs, "spaCy (test)")
