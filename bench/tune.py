@@ -133,6 +133,7 @@ def tune_embeddings(args, sample, corpus) -> None:
         rows.append({"vectors": dataclasses.asdict(vector_settings), "vectors_sha256":
                      vectors.identity, "strategy": strategy, "window": int(window),
                      "scale": float(scale), "params": params, "accuracy": accuracy,
+                     "groups": list(systems.get("svm").feature_groups),
                      "seconds": time.perf_counter() - start,
                      "vector_seconds": vector_seconds})
         print(f"svm emb {setting} {args.vectors}: CV accuracy {100 * accuracy:.2f}", flush=True)

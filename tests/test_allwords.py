@@ -37,7 +37,8 @@ def models_root(tmp_path_factory):
     root = tmp_path_factory.mktemp("models")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-        report = allwords.train_semcor(SEMCOR, list(SEMCOR_TASK.systems), root)
+        report = allwords.train_semcor(SEMCOR, [*SEMCOR_TASK.systems, *SEMCOR_TASK.on_request],
+                                       root)
     assert "wn1: nothing to train" in report
     assert "WordNet 3.0 examples of those lexelts' senses: " in report
     assert "training instances for svm, combo\n" in report

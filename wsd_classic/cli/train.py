@@ -36,7 +36,9 @@ def parse_args(argv):
     source.add_argument("--split", help="no test set: split the training data, e.g. 2:1")
     source.add_argument("--seed", type=int, default=0, help="seed of --split (default 0)")
     parser.add_argument("--systems", help="comma-separated (default: the task's systems: " + "; ".join(
-        f"{name}: {','.join(task.systems)}" for name, task in catalogue.TASKS.items()) + ")")
+        f"{name}: {','.join(task.systems)}" + (f" (also {','.join(task.on_request)})"
+                                              if task.on_request else "")
+        for name, task in catalogue.TASKS.items()) + ")")
     add_location_options(parser, processes_for="spaCy and training")
     parser.add_argument(
         "--learning-curve", nargs="?", metavar="FRACTIONS",
