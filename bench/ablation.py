@@ -2,7 +2,8 @@
 """The training cost of each feature group and system on the SENSEVAL-2 training data: CPU
 seconds to fit every lexelt (one process, so the figure does not depend on what else the machine
 runs) and the size of the fitted state (JSON metadata plus arrays, what the model file packs).
-Configurations: svm without the gloss group, svm, dlist, lesk-corpus and combo. Accuracy comes
+Configurations: svm with the base groups, with emb, with gloss and with both (the registered
+svm), dlist, lesk-corpus and combo. Accuracy comes
 from the cross-validations (bench/tune_gloss.py, bench/tune_combo.py) and the test run
 (bench/senseval2_ls.py). Writes bench/results/ablation.json.
 
@@ -20,9 +21,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tune import cv_parser, lexelt_rows, training_corpus  # noqa: E402
 from wsd_classic import systems  # noqa: E402
 
+BASE = ("bow", "colloc", "pos", "syntax")
 CONFIGURATIONS = {
-    "svm without gloss": ("svm", ("bow", "colloc", "pos", "syntax")),
-    "svm": ("svm", None),
+    "svm, base groups": ("svm", BASE),
+    "svm + emb": ("svm", (*BASE, "emb")),
+    "svm + gloss": ("svm", (*BASE, "gloss")),
+    "svm (+ emb + gloss)": ("svm", None),
     "dlist": ("dlist", None),
     "lesk-corpus": ("lesk-corpus", None),
     "combo": ("combo", None),
