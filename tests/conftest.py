@@ -2,6 +2,7 @@
 import contextlib
 import functools
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -152,3 +153,9 @@ def tag(tiny_models, capsys):
         return status, captured.out, captured.err
 
     return run
+
+
+def pytest_configure(config):
+    """Ctrl-C is what several tests exercise: a run started in the background by a
+    non-interactive shell inherits SIGINT ignored, and so would every program the tests start."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
