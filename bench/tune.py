@@ -23,7 +23,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 from joblib import Parallel, delayed
 from sklearn.model_selection import KFold
 
@@ -31,7 +30,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from wsd_classic.tasks import catalogue  # noqa: E402
 from wsd_classic import systems  # noqa: E402
-from wsd_classic.corpora import registry  # noqa: E402
 from wsd_classic.corpora.lexsample import read_lexical_sample  # noqa: E402
 from wsd_classic.tasks import engine  # noqa: E402
 from wsd_classic.features import word_vectors  # noqa: E402
@@ -98,9 +96,9 @@ def lexelt_rows(corpus, groups) -> list[tuple]:
     return data
 
 
-def cross_validate(system: str, params: dict, corpus, folds: int, jobs: int) -> float:
-    """Held-out accuracy of ``system`` with ``params`` over every lexelt."""
-    data = lexelt_rows(corpus, systems.get(system).feature_groups)
+def cross_validate(system: str, params: dict, data, folds: int, jobs: int) -> float:
+    """Held-out accuracy of ``system`` with ``params`` over every lexelt of ``data``
+    (``lexelt_rows``)."""
     outcomes = Parallel(n_jobs=jobs)(
         delayed(lexelt_cv)(system, params, X, y, w, g, folds) for X, y, w, g in data)
     return sum(c for c, _ in outcomes) / sum(n for _, n in outcomes)
@@ -112,13 +110,13 @@ def parse_vector_settings(text: str) -> word_vectors.VectorSettings:
                                           for name, value in fields.items()})
 
 
-def tune_embeddings(args, sample, corpus) -> None:
+def tune_embeddings(args, corpus) -> None:
     """Rows of tune_emb.json: one per (vectors, strategy, window, scale, C)."""
     vector_settings = parse_vector_settings(args.vectors)
     started = time.perf_counter()
     vectors = word_vectors.obtain(vector_settings, args.data_dir)
     vector_seconds = time.perf_counter() - started
-    docs = list(processed(list(sample.instances()), jobs=args.jobs))
+    docs = list(processed(list(corpus.sample.instances()), jobs=args.jobs))
     out = Path(__file__).resolve().parent / "results" / "tune_emb.json"
     rows = json.loads(out.read_text())["results"] if out.is_file() else []
     for setting in args.emb.split(","):
@@ -129,7 +127,8 @@ def tune_embeddings(args, sample, corpus) -> None:
             corpus.features[doc.id]["emb"] = embedding(doc)
         params = {**catalogue.SENSEVAL2_LS.system_params("svm"), **({"C": float(c[0])} if c else {})}
         start = time.perf_counter()
-        accuracy = cross_validate("svm", params, corpus, args.folds, args.jobs)
+        data = lexelt_rows(corpus, systems.get("svm").feature_groups)
+        accuracy = cross_validate("svm", params, data, args.folds, args.jobs)
         rows.append({"vectors": dataclasses.asdict(vector_settings), "vectors_sha256":
                      vectors.identity, "strategy": strategy, "window": int(window),
                      "scale": float(scale), "params": params, "accuracy": accuracy,
@@ -151,7 +150,7 @@ def main() -> int:
     args = parser.parse_args()
     corpus = training_corpus(args.data_dir, args.jobs)
     if args.emb:
-        tune_embeddings(args, corpus.sample, corpus)
+        tune_embeddings(args, corpus)
         return 0
     results = {}
     for system in args.systems.split(","):
@@ -159,11 +158,7 @@ def main() -> int:
         results[system] = []
         for params in settings_of(GRIDS[system]):
             start = time.perf_counter()
-            outcomes = Parallel(n_jobs=args.jobs)(
-                delayed(lexelt_cv)(system, params, X, y, w, g, args.folds) for X, y, w, g in data)
-            correct = sum(c for c, _ in outcomes)
-            total = sum(n for _, n in outcomes)
-            accuracy = correct / total
+            accuracy = cross_validate(system, params, data, args.folds, args.jobs)
             results[system].append({"params": params, "accuracy": accuracy,
                                     "seconds": time.perf_counter() - start})
             print(f"{system} {params}: CV accuracy {100 * accuracy:.2f}", flush=True)

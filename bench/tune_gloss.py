@@ -15,11 +15,10 @@ import sys
 import time
 from pathlib import Path
 
-from joblib import Parallel, delayed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tune import cv_parser, lexelt_cv, lexelt_rows, training_corpus  # noqa: E402
+from tune import cross_validate, cv_parser, lexelt_rows, training_corpus  # noqa: E402
 from wsd_classic.features import gloss  # noqa: E402
 from wsd_classic.features.weighted import Weighted  # noqa: E402
 from wsd_classic.preprocess.cache import processed  # noqa: E402
@@ -51,9 +50,7 @@ def main() -> int:
         data = [([row + blocks.get(instance_id, []) for row, instance_id in zip(X, gold)],
                  y, weights, gold) for X, y, weights, gold in base]
         start = time.perf_counter()
-        outcomes = Parallel(n_jobs=args.jobs)(
-            delayed(lexelt_cv)("svm", {}, X, y, w, g, args.folds) for X, y, w, g in data)
-        accuracy = sum(c for c, _ in outcomes) / sum(n for _, n in outcomes)
+        accuracy = cross_validate("svm", {}, data, args.folds, args.jobs)
         result = {"setting": label, "relations": relations, "scale": scale, "accuracy": accuracy,
                   "seconds": time.perf_counter() - start}
         print(f"{label}: CV accuracy {100 * accuracy:.2f}", flush=True)
