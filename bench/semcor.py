@@ -248,7 +248,8 @@ def compare_systems(args, setting: str, settings: dict[str, tuple[str, dict]]):
     of each ``(system, train_system arguments)`` of ``settings``, by label; and the data."""
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
-                                     featurizer=TASK.featurizer([name], args.data_dir),
+                                     featurizer=TASK.featurizer(
+                                         [name for name, _ in settings.values()], args.data_dir),
                                      jobs=args.jobs)
     results = {}
     for label, (name, overrides) in settings.items():

@@ -4,7 +4,6 @@ import functools
 import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest

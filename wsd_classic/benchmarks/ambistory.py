@@ -52,7 +52,6 @@ from wsd_classic.corpora.semcor import read_semcor
 from wsd_classic.errors import WsdError
 from wsd_classic.scoring.ambistory import (
     RATINGS, AmbiStoryScore, prediction_lines, score_ambistory, score_intervals)
-from wsd_classic.features.featurizer import Featurizer
 from wsd_classic.tasks import catalogue, staging
 from wsd_classic.tasks.allwords import AllWordsTagger
 from wsd_classic.tasks.timing import StageTimer

@@ -26,7 +26,6 @@ from wsd_classic.errors import WsdError
 from wsd_classic.report.learning_curve import (FILENAME, CurvePoint, LearningCurve,
                                                write_learning_curve)
 from wsd_classic.scoring import scorer2
-from wsd_classic.features.featurizer import Featurizer
 from wsd_classic.tasks import engine
 from wsd_classic.tasks.lexical_sample_run import TaskRun, test_side, usable_systems
 from wsd_classic.tasks.timing import StageTimer

@@ -16,7 +16,6 @@ from wsd_classic.corpora.lexsample import check_annotated, check_split, read_lex
 from wsd_classic.corpora.model import Lexelt, LexicalSample
 from wsd_classic.report import table
 from wsd_classic.scoring.lexsample import lexsample_scores
-from wsd_classic.features.featurizer import Featurizer
 from wsd_classic.tasks import engine, staging
 from wsd_classic.tasks.catalogue import Task
 from wsd_classic.tasks.staging import previous_scores
