@@ -236,6 +236,7 @@ def synset_at(pos: str, offset: int) -> Synset:
                   tuple(example.strip('"') for example in _QUOTED.findall(text)))
 
 
+@functools.lru_cache(maxsize=1 << 18)  # SemCor asks it of every tagged word: 226,036 times
 def synset_location(key: str) -> tuple[str, int] | None:
     """The part of speech and data-file offset of the sense's synset; None for a key WordNet
     3.0 lacks."""
@@ -273,9 +274,16 @@ def _data_descriptor(name: str) -> int:
     return os.open(corpus_root() / name, os.O_RDONLY)
 
 
+def knows_key(key: str) -> bool:
+    """Whether WordNet 3.0 has the sense, by its sense index (NLTK's lookup is 40 times
+    slower)."""
+    return "%" in key and synset_location(key) is not None
+
+
 def examples(key: str) -> list[str]:
-    synset = synset_of_key(key)
-    return list(synset.examples()) if synset is not None else []
+    """The examples of the sense's synset; none for a key WordNet 3.0 lacks."""
+    location = synset_location(key)
+    return list(synset_at(*location).examples) if location is not None else []
 
 
 def lemma_count(key: str) -> int:
@@ -286,7 +294,7 @@ def lemma_count(key: str) -> int:
 
 def unknown_keys(keys) -> list[str]:
     """The sense keys (``%`` tags only; ``U``/``P`` are not keys) WordNet 3.0 does not know."""
-    return sorted({key for key in keys if "%" in key and lemma_of_key(key) is None})
+    return sorted({key for key in keys if "%" in key and not knows_key(key)})
 
 
 def main() -> int:

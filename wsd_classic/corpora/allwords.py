@@ -98,7 +98,7 @@ def read_semcor_corpus(root: str | os.PathLike, parts: Iterable[str] = PARTS) ->
                                   tuple(token.text for token in sentence.tokens)))
         for position, token in enumerate(sentence.tokens):
             keys = [key.lower() for key in token.sense_keys]
-            known = [key for key in keys if wordnet.lemma_of_key(key) is not None]
+            known = [key for key in keys if wordnet.knows_key(key)]
             unknown += len(keys) - len(known)
             if not known:
                 continue

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wsd_classic.errors import WsdError
-from wsd_classic.features.bag_of_words import has_letter
+from wsd_classic.preprocess.document import has_letter
 from wsd_classic.features.weighted import Weighted
 from wsd_classic.features.word_vectors import VectorSettings, WordVectors
 from wsd_classic.preprocess.document import ProcessedInstance

@@ -29,7 +29,6 @@ from nltk.stem.porter import PorterStemmer
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from wsd_classic import wordnet
-from wsd_classic.features.bag_of_words import content_lemmas
 from wsd_classic.features.weighted import Weighted
 from wsd_classic.preprocess.document import ProcessedInstance
 
@@ -125,7 +124,7 @@ def signatures(lexelt: str, particles: tuple[str, ...] = (),
 
 
 def context_stems(doc: ProcessedInstance) -> set[str]:
-    return {stem(lemma.lower()) for lemma in content_lemmas(doc)}
+    return {stem(lemma.lower()) for lemma in doc.content_lemmas}
 
 
 def similarities(doc: ProcessedInstance, related: tuple[str, ...] = RELATED):

@@ -29,7 +29,7 @@ import numpy as np
 from wsd_classic import settings
 from wsd_classic.atomic import atomic_file
 from wsd_classic.errors import WsdError
-from wsd_classic.features.bag_of_words import has_letter
+from wsd_classic.preprocess.document import has_letter
 
 # Bump when what goes into the corpus or how it is tokenized changes, so stale caches go.
 CORPUS_VERSION = 1

@@ -3,6 +3,13 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from itertools import compress
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def has_letter(lemma: str) -> bool:
+    """Cached: every target's context asks it of every word again."""
+    return any(character.isalpha() for character in lemma)
 
 
 @dataclass(frozen=True)
@@ -29,6 +36,16 @@ class ProcessedInstance:
 
     def __len__(self) -> int:
         return len(self.words)
+
+    @functools.cached_property
+    def content_lemmas(self) -> frozenset[str]:
+        """The distinct content lemmas of the context except the target and its particles
+        (stop words and words without a letter left out): two feature groups read them."""
+        kept = [not stop for stop in self.stops]
+        for index in (self.target, *self.sats):
+            kept[index] = False
+        return frozenset(lemma for lemma in set(compress(self.lemmas, kept))
+                         if has_letter(lemma))
 
     @functools.cached_property
     def target_sentence(self) -> range:
