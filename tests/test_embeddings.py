@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -79,6 +80,18 @@ def test_context_embedding_weighs_words_by_distance_and_scales_the_sum():
     # (2-1)/2 * muddy + 0 * river + (2-1)/2 * money = (0.5, 1.0), scaled to length 2
     expected = np.array([0.5, 1.0]) * 2 / np.hypot(0.5, 1.0)
     assert np.allclose(block.values, expected)
+
+
+def test_targets_of_one_sentence_and_of_the_next_get_what_a_fresh_featurizer_gives():
+    vectors = WordVectors(("river", "muddy", "money"),
+                          np.array([[1, 0], [0, 1], [1, 1]], dtype=np.float16))
+    shared = ContextEmbedding(EmbeddingRule("exponential", window=3), vectors)
+    first = _doc(["River", "muddy", "bank", "money"], 2)
+    second = _doc(["money", "bank", "river"], 1)
+    docs = [first, replace(first, target=0), second, replace(first, target=3), second]
+    for doc in docs:
+        (mine,), (fresh,) = shared(doc), ContextEmbedding(shared.rule, vectors)(doc)
+        assert mine.values.tolist() == fresh.values.tolist()
 
 
 def test_a_context_without_known_words_gives_zeros():

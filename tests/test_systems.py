@@ -106,21 +106,37 @@ def test_svm_learns_from_weighted_blocks_and_keeps_them_through_its_state():
     assert np.array_equal(restored.predict_proba(X), model.predict_proba(X))
 
 
-def test_weighted_matrix_places_values_under_their_names_and_skips_unknown_ones():
+def test_feature_matrix_places_values_under_their_names_and_skips_unknown_ones():
     from wsd_classic.features.weighted import Weighted
-    from wsd_classic.systems.base import weighted_matrix
+    from wsd_classic.systems.base import feature_matrix
 
     block = Weighted(("emb:0", "emb:9", "emb:1"), np.array([0.5, 7.0, -2.0]))
-    matrix = weighted_matrix([["bow=x", block], ["bow=y"]], {"bow=x": 0, "emb:0": 1, "emb:1": 2})
-    assert matrix.toarray().tolist() == [[0.0, 0.5, -2.0], [0.0, 0.0, 0.0]]
+    X = [["bow=x", block], ["bow=y"]]
+    vocabulary = {"bow=x": 0, "emb:0": 1, "emb:1": 2}
+    assert feature_matrix(X, vocabulary, weighted=True).toarray().tolist() == [
+        [1.0, 0.5, -2.0], [0.0, 0.0, 0.0]]
+    assert feature_matrix(X, vocabulary).toarray().tolist() == [[1.0, 0, 0], [0, 0, 0]]
+
+
+def test_feature_matrix_scales_each_binary_part_to_unit_length_and_sorts_columns():
+    from wsd_classic.features.weighted import Weighted
+    from wsd_classic.systems.base import feature_matrix
+
+    vocabulary = {"emb:0": 0, "bow=a": 1, "bow=b": 2, "bow=c": 3, "emb:1": 4}
+    block = Weighted(("emb:0", "emb:1"), np.array([0.0, 3.0]))
+    matrix = feature_matrix([["bow=c", block, "bow=a", "bow=b", "bow=a"], ["bow=a"]], vocabulary,
+                            unit_binary=True, weighted=True)
+    third = 1 / np.sqrt(3)
+    assert np.allclose(matrix.toarray(), [[0, third, third, third, 3.0], [0, 1, 0, 0, 0]])
+    assert matrix.has_canonical_format and matrix.nnz == 5  # the 0.0 is not stored
 
 
 def test_int32_sparse_indices_reach_liblinear():
-    # NOTES.md: liblinear rejects int64-indexed sparse input; binary_matrix must build int32.
-    from wsd_classic.systems.base import binary_matrix, build_vocabulary
+    # NOTES.md: liblinear rejects int64-indexed sparse input; feature_matrix must build int32.
+    from wsd_classic.systems.base import build_vocabulary, feature_matrix
 
     X, _ = toy_data()
-    matrix = binary_matrix(X, build_vocabulary(X))
+    matrix = feature_matrix(X, build_vocabulary(X), unit_binary=True, weighted=True)
     assert matrix.indices.dtype == np.int32 and matrix.indptr.dtype == np.int32
 
 

@@ -58,29 +58,42 @@ class ContextEmbedding:
 
     def __init__(self, rule: EmbeddingRule, vectors: WordVectors):
         self.rule, self.vectors = rule, vectors
-        self.weights = decay_weights(rule.strategy, rule.window)
+        self._weights = decay_weights(rule.strategy, rule.window).tolist()
+        self._last: tuple[tuple[str, ...] | None, list[int | None]] = (None, [])
         self.names = tuple(f"emb{column}" for column in range(vectors.dimensions))
 
     @functools.cached_property
     def _matrix(self) -> np.ndarray:
         return self.vectors.matrix.astype(np.float64)
 
+    def _word_rows(self, words: tuple[str, ...]) -> list[int | None]:
+        """Per word: its row of the vectors, -1 if they lack it, None if it has no letter (it
+        does not count in distances). The targets of a sentence share its words' tuple, so the
+        last one's rows are kept (as one tuple: threads may share this featurizer)."""
+        last_words, last_rows = self._last
+        if words is last_words:
+            return last_rows
+        index = self.vectors.index
+        rows = [index.get(word.lower(), -1) if has_letter(word) else None for word in words]
+        self._last = (words, rows)
+        return rows
+
     def __call__(self, doc: ProcessedInstance) -> list[Weighted]:
+        word_rows = self._word_rows(doc.words)
         skipped = {doc.target, *doc.sats}
         rows, weights = [], []
         for side in (range(doc.target - 1, -1, -1), range(doc.target + 1, len(doc))):
             distance = 0
             for position in side:
-                word = doc.words[position].lower()
-                if position in skipped or not has_letter(word):
+                row = word_rows[position]
+                if row is None or position in skipped:
                     continue
                 distance += 1
                 if distance > self.rule.window:
                     break
-                row = self.vectors.index.get(word)
-                if row is not None:
+                if row >= 0:
                     rows.append(row)
-                    weights.append(self.weights[distance - 1])
+                    weights.append(self._weights[distance - 1])
         combined = np.asarray(weights) @ self._matrix[rows] if rows else np.zeros(len(self.names))
         length = np.linalg.norm(combined)
         if length > 0:

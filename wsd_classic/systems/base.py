@@ -71,29 +71,30 @@ class SenseClassifier(ClassifierMixin, BaseEstimator):
         return model
 
 
-def binary_matrix(X: Sequence[Sequence[str]], vocabulary: dict[str, int]) -> sparse.csr_matrix:
-    """0/1 CSR matrix of the known binary features (``Weighted`` blocks left out); int32
-    indices, which liblinear requires (NOTES.md)."""
-    indptr = [0]
-    indices: list[int] = []
-    for features in X:
-        indices.extend(sorted({vocabulary[name] for name in binary_names(features)
-                               if name in vocabulary}))
-        indptr.append(len(indices))
-    return sparse.csr_matrix(
-        (np.ones(len(indices), dtype=np.float64), np.asarray(indices, dtype=np.int32),
-         np.asarray(indptr, dtype=np.int32)), shape=(len(X), len(vocabulary)))
+def feature_matrix(X: Sequence[Sequence], vocabulary: dict[str, int], unit_binary: bool = False,
+                   weighted: bool = False, block_columns: dict | None = None
+                   ) -> sparse.csr_matrix:
+    """CSR matrix of the rows' known features, built in one go (tagging builds one per lexelt and
+    batch, where scipy's per-matrix overhead is most of the cost): binary names as 1, or, with
+    ``unit_binary``, as 1 / sqrt(their count in the row), so each row's binary part has length 1;
+    with ``weighted``, the values of the rows' ``Weighted`` blocks beside them (else those are
+    left out). Indices sorted and int32, which liblinear requires (NOTES.md).
 
-
-def weighted_matrix(X: Sequence[Sequence], vocabulary: dict[str, int]) -> sparse.csr_matrix:
-    """CSR matrix of the values of the rows' ``Weighted`` blocks (known names only)."""
-    columns_of: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = {}
+    ``block_columns`` keeps, across calls with the same vocabulary, which of a block's names it
+    knows and their columns, by the block's names: blocks of one group share their names."""
+    columns_of: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = (
+        {} if block_columns is None else block_columns)
+    blocks = 0
     indptr = [0]
     indices: list[np.ndarray] = []
     data: list[np.ndarray] = []
     for features in X:
-        count = indptr[-1]
-        for block in features:
+        binary = sorted({vocabulary[name] for name in binary_names(features) if name in vocabulary})
+        value = 1.0 / np.sqrt(max(len(binary), 1)) if unit_binary else 1.0
+        indices.append(np.array(binary, dtype=np.int32))
+        data.append(np.full(len(binary), value))
+        count = indptr[-1] + len(binary)
+        for block in features if weighted else ():
             if isinstance(block, str):
                 continue
             if block.names not in columns_of:  # one lookup per distinct names tuple
@@ -101,6 +102,7 @@ def weighted_matrix(X: Sequence[Sequence], vocabulary: dict[str, int]) -> sparse
                 columns_of[block.names] = (known, np.array(
                     [vocabulary[name] for name in block.names if name in vocabulary], np.int32))
             known, columns = columns_of[block.names]
+            blocks += 1
             indices.append(columns)
             data.append(np.asarray(block.values, np.float64)[known])
             count += len(columns)
@@ -109,7 +111,9 @@ def weighted_matrix(X: Sequence[Sequence], vocabulary: dict[str, int]) -> sparse
         (np.concatenate(data) if data else np.zeros(0),
          np.concatenate(indices) if indices else np.zeros(0, np.int32),
          np.asarray(indptr, dtype=np.int32)), shape=(len(X), len(vocabulary)))
-    matrix.sum_duplicates()
+    if blocks:
+        matrix.sum_duplicates()  # sorts each row's indices after its blocks
+        matrix.eliminate_zeros()
     return matrix
 
 

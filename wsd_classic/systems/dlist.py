@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from wsd_classic.systems import candidates
-from wsd_classic.systems.base import (SenseClassifier, binary_matrix, build_vocabulary,
+from wsd_classic.systems.base import (SenseClassifier, feature_matrix, build_vocabulary,
                                       check_dense_size, vocabulary_names)
 
 
@@ -37,7 +37,7 @@ class DecisionList(SenseClassifier):
         check_dense_size(len(self.classes_), len(self.vocabulary_), len(y))
         targets = np.zeros((len(y), len(self.classes_)))
         targets[np.arange(len(y)), np.searchsorted(self.classes_, y)] = weights
-        counts = np.asarray((binary_matrix(X, self.vocabulary_).T @ targets))
+        counts = np.asarray((feature_matrix(X, self.vocabulary_).T @ targets))
         totals = counts.sum(axis=1, keepdims=True)
         ratio = np.log((counts + self.alpha) / (totals - counts + self.alpha))
         strength = ratio.max(axis=1)
@@ -48,7 +48,7 @@ class DecisionList(SenseClassifier):
 
     def decisive_features(self, X) -> np.ndarray:
         """Per instance, the vocabulary index of the rule that decides (-1: none applies)."""
-        matrix = binary_matrix(X, self.vocabulary_)
+        matrix = feature_matrix(X, self.vocabulary_)
         usable = np.isfinite(self.strength_)
         if not usable.any() or matrix.shape[0] == 0:
             return np.full(matrix.shape[0], -1)

@@ -19,8 +19,8 @@ from sklearn.svm import LinearSVC
 
 from wsd_classic.features.weighted import binary_names
 from wsd_classic.systems import candidates
-from wsd_classic.systems.base import (SenseClassifier, binary_matrix, build_vocabulary,
-                                      check_dense_size, vocabulary_names, weighted_matrix)
+from wsd_classic.systems.base import (SenseClassifier, build_vocabulary, check_dense_size,
+                                      feature_matrix, vocabulary_names)
 
 CALIBRATION_FOLDS = 5
 TEMPERATURE_BOUNDS = (0.02, 20.0)
@@ -140,15 +140,13 @@ class LinearSVM(SenseClassifier):
         15-20 times faster than on raw 0/1 rows, and long contexts no longer dominate. The
         values of ``Weighted`` blocks are added as their groups scaled them.
 
-        A 0/1 row's length is the square root of its count of features; dividing here rather
-        than through scikit-learn's ``normalize`` spares its input validation on every call of
-        ``predict_proba``, which tagging makes once per lexelt and batch."""
-        matrix = binary_matrix(X, self.vocabulary_)
-        counts = np.diff(matrix.indptr)
-        matrix.data /= np.repeat(np.sqrt(np.maximum(counts, 1)), counts)
-        if X and any(not isinstance(feature, str) for feature in X[0]):  # a table's rows share groups
-            matrix = (matrix + weighted_matrix(X, self.vocabulary_)).tocsr()
-        return matrix
+        A 0/1 row's length is the square root of its count of features; scaling while building
+        rather than through scikit-learn's ``normalize`` spares its input validation on every
+        call of ``predict_proba``, which tagging makes once per lexelt and batch."""
+        if getattr(self, "_block_columns", (None, None))[0] is not self.vocabulary_:
+            self._block_columns = (self.vocabulary_, {})  # a new fit: other columns
+        return feature_matrix(X, self.vocabulary_, unit_binary=True, weighted=True,
+                              block_columns=self._block_columns[1])
 
     def decision_function(self, X) -> np.ndarray:
         return self._matrix(X) @ self.coef_.T + self.intercept_

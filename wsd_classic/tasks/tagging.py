@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Iterator
 
 from spacy.attrs import IS_SPACE
 from spacy.language import Language
-from spacy.tokens import Doc, Span, Token
+from spacy.tokens import Doc, Token
 from tqdm import tqdm
 
 from wsd_classic import modelstore, wordnet
@@ -133,12 +133,14 @@ def tag_blocks(nlp: Language, blocks: Iterable[TextBlock], jobs: int = 1) -> Ite
     for doc, block in docs:
         sentence, targets = 0, []
         for span in doc.sents:
-            if span.text.isspace():
+            text = span.text  # spaCy joins the tokens' texts on each call
+            if text.isspace():
                 continue
             sentence += 1
             for token in span:
                 if token._.wsd_senses is not None:
-                    targets.append(_tagged(token, span, block, len(targets) + 1, sentence))
+                    targets.append(_tagged(token, span.start_char, text, block,
+                                           len(targets) + 1, sentence))
         yield TaggedBlock(block.document, len(doc) - int(doc.to_array(IS_SPACE).sum()), sentence,
                           targets)
 
@@ -161,8 +163,8 @@ def number_by_document(tagged: Iterable[TaggedBlock], counts: TagCounts) -> Iter
         number += len(block.targets)
 
 
-def _tagged(token: Token, span: Span, block: TextBlock, number: int,
-            sentence: int) -> TaggedTarget:
+def _tagged(token: Token, sentence_start: int, sentence_text: str, block: TextBlock,
+            number: int, sentence: int) -> TaggedTarget:
     doc: Doc = token.doc
     particles = [doc[index] for index in token._.wsd_particles]
     return TaggedTarget(
@@ -172,7 +174,7 @@ def _tagged(token: Token, span: Span, block: TextBlock, number: int,
         text=token.text, lexelt=token._.wsd_lexelt, senses=token._.wsd_senses,
         particles=[(block.offset + p.idx, block.offset + p.idx + len(p.text), p.text)
                    for p in particles],
-        sentence_start=block.offset + span.start_char, sentence_text=span.text,
+        sentence_start=block.offset + sentence_start, sentence_text=sentence_text,
         evidence=token._.wsd_evidence)
 
 
