@@ -73,3 +73,27 @@ def test_extract_combines_groups_without_repeats_and_rejects_unknown_groups():
     assert set(bag_of_words(doc)) | set(pos_window(doc)) <= set(combined)
     with pytest.raises(WsdError, match="unknown feature group"):
         check_groups(["bow", "ngrams"])
+
+
+def _plain(features: dict) -> dict:
+    """A row's groups with each ``Weighted`` block as its names and values."""
+    return {group: [name if isinstance(name, str) else (name.names, name.values.tolist())
+                    for name in names] for group, names in features.items()}
+
+
+def test_a_table_made_on_two_worker_processes_equals_the_one_made_here(monkeypatch):
+    from dataclasses import replace
+
+    from conftest import fixture_embedding
+    from wsd_classic.features import featurizer as featurizer_module
+    from wsd_classic.features.featurizer import Featurizer
+
+    monkeypatch.setattr(featurizer_module, "CHUNK_CONTEXTS", 2)  # five pieces of work
+    docs = [replace(make_doc(target), id=f"d{number}", lexelt="bank.n")
+            for number, target in enumerate([0, 1, 2, 3, 4, 5, 3, 2, 1])]
+    featurizer = Featurizer(embedding=fixture_embedding())
+    here, forked = featurizer.table(docs, jobs=1), featurizer.table(docs, jobs=2)
+    assert list(forked) == [doc.id for doc in docs]
+    assert {key: _plain(features) for key, features in forked.items()} == {
+        key: _plain(features) for key, features in here.items()}
+    assert featurizer_module._SHARED is None

@@ -12,11 +12,19 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
+from tqdm import tqdm
+
 from wsd_classic.errors import WsdError
 from wsd_classic.features import ALL_GROUPS, EXTRACTORS, check_groups
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
 from wsd_classic.features.word_vectors import VectorSettings, WordVectors
 from wsd_classic.preprocess.document import ProcessedInstance
+from wsd_classic.workers import in_workers
+
+# Contexts per piece of work a worker featurizes; below two pieces a table is made here.
+CHUNK_CONTEXTS = 4096
+# What the forked workers of ``Featurizer.table`` read: the featurizer and the contexts.
+_SHARED: tuple["Featurizer", list[ProcessedInstance]] | None = None
 
 # The shape of SENSEVAL-2's lexical-sample contexts: the target's sentence and the sentences
 # before it, about 100 words before the target (median).
@@ -119,8 +127,31 @@ class Featurizer:
                     for group in self.groups}
         return {group: self.extractors[group](doc) for group in self.groups}
 
-    def table(self, docs: Iterable[ProcessedInstance]) -> dict[str, dict[str, list[str]]]:
-        return {doc.id: self.by_group(doc, interned=True) for doc in docs}
+    def table(self, docs: Iterable[ProcessedInstance], jobs: int = 1,
+              progress: bool | None = None) -> dict[str, dict[str, list[str]]]:
+        """Every context's features by id, made on ``jobs`` forked processes (the featurizer
+        is pure Python: one core makes SemCor's 178,206 rows in over a minute)."""
+        global _SHARED
+        docs = list(docs)
+        bounds = [(start, start + CHUNK_CONTEXTS) for start in range(0, len(docs), CHUNK_CONTEXTS)]
+        if progress is None:
+            progress = sys.stderr.isatty()
+        table = {}
+        _SHARED = (self, docs)
+        try:
+            with tqdm(total=len(docs), desc="features", unit="ctx",
+                      disable=not progress, file=sys.stderr) as bar:
+                for part in in_workers(_table_part, bounds, jobs if len(bounds) > 1 else 1):
+                    table.update(part)
+                    bar.update(len(part))
+        finally:
+            _SHARED = None
+        return table
+
+
+def _table_part(bounds: tuple[int, int]) -> list[tuple[str, dict[str, list[str]]]]:
+    featurizer, docs = _SHARED
+    return [(doc.id, featurizer.by_group(doc, interned=True)) for doc in docs[slice(*bounds)]]
 
 
 def row(features: dict[str, list[str]], groups: Sequence[str]) -> list[str]:

@@ -23,13 +23,11 @@ one key.
 from __future__ import annotations
 
 import os
-import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from tqdm import tqdm
 
 from wsd_classic import modelstore, systems
 from wsd_classic.corpora import registry
@@ -99,17 +97,11 @@ def featurize(corpus: AllWordsCorpus, sample: LexicalSample, featurizer: Featuri
     def selected(target: Target) -> bool:
         return target.id in table and needs_features(target)
 
-    count = sum(map(selected, corpus.targets))
-    if not count:
+    if not any(map(selected, corpus.targets)):
         return FeaturizedCorpus(sample, table, featurizer)
     analyses = sentences.analyse(corpus, jobs, progress, description)
-    if progress is None:
-        progress = sys.stderr.isatty()
-    docs = sentences.contexts(corpus, analyses, featurizer.context.sentences or 0,
-                                        selected)
-    for doc in tqdm(docs, total=count, desc="features", unit="target", disable=not progress,
-                    file=sys.stderr):
-        table[doc.id] = featurizer.by_group(doc, interned=True)
+    docs = sentences.contexts(corpus, analyses, featurizer.context.sentences or 0, selected)
+    table.update(featurizer.table(docs, jobs, progress))
     return FeaturizedCorpus(sample, table, featurizer)
 
 

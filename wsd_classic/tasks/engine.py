@@ -43,7 +43,7 @@ def featurize(sample: LexicalSample, featurizer: Featurizer = Featurizer(), jobs
               description: str = "spaCy") -> FeaturizedCorpus:
     """Features of a lexical sample's instances, each in the context it comes with."""
     docs = processed(list(sample.instances()), jobs=jobs, description=description)
-    return FeaturizedCorpus(sample, featurizer.table(docs), featurizer)
+    return FeaturizedCorpus(sample, featurizer.table(docs, jobs), featurizer)
 
 
 def training_rows(corpus: FeaturizedCorpus, instances: Sequence[Instance], groups: Sequence[str]):
