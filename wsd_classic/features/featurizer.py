@@ -21,7 +21,9 @@ from wsd_classic.features.word_vectors import VectorSettings, WordVectors
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.workers import in_workers
 
-# Contexts per piece of work a worker featurizes; below two pieces a table is made here.
+# Pieces of work per worker process (each piece's names are interned apart: few pieces, few
+# copies), and the fewest contexts in a piece; below two pieces a table is made here.
+PIECES_PER_PROCESS = 4
 CHUNK_CONTEXTS = 4096
 # What the forked workers of ``Featurizer.table`` read: the featurizer and the contexts.
 _SHARED: tuple["Featurizer", list[ProcessedInstance]] | None = None
@@ -133,7 +135,8 @@ class Featurizer:
         is pure Python: one core makes SemCor's 178,206 rows in over a minute)."""
         global _SHARED
         docs = list(docs)
-        bounds = [(start, start + CHUNK_CONTEXTS) for start in range(0, len(docs), CHUNK_CONTEXTS)]
+        size = max(CHUNK_CONTEXTS, -(-len(docs) // (PIECES_PER_PROCESS * max(1, jobs))))
+        bounds = [(start, start + size) for start in range(0, len(docs), size)]
         if progress is None:
             progress = sys.stderr.isatty()
         table = {}
