@@ -139,7 +139,7 @@ def test_train_and_evaluate_write_complete_predictions(tiny_world, capsys):
     assert train.main(["--task", "ambistory", "--data-dir", str(data), "--models-dir",
                        str(models), "--out-dir", str(results)]) == 0
     out = capsys.readouterr().out
-    assert "chosen on dev" in out and "GPT-4o" in out and "open-ended" in out
+    assert "chosen by cross-validation on train" in out and "GPT-4o" in out and "open-ended" in out
     assert "judged meanings to WordNet 3.0 synsets: train 12 exact" in out
     written = {}
     for split, filename in (("dev", "dev.json"), ("test", "test_redacted.json")):
