@@ -13,8 +13,8 @@ The classic way, in three steps:
    ``lsa``, ``distributional`` and ``w2v``, the same in word spaces (LSA of WordNet's glosses;
    PPMI + SVD of running text; the project's word2vec vectors, by stem); ``siblings``, each
    ending's margins against those of the setup's other ending (which ending tells which
-   meaning); ``frequency``, the meaning's SemCor count and WordNet rank; ``ending``, whether the story has
-   one.
+   meaning); ``frequency``, the meaning's SemCor count and WordNet rank; ``ending``, whether
+   the story has one.
 3. **A regressor** (``PlausibilityRater``, scikit-learn conventions) fitted on train to the mean
    rating, chosen by cross-validation on train (folds by homonym) among a few models and three
    ways of making integers of its output; dev is the final check.
@@ -884,7 +884,8 @@ def train_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
         write_json_atomically(stage / json_path.name, {
             "params": params, "features": list(FEATURES), "wsd_system": WSD_SYSTEM,
             "story_context_sentences": TASK.context.sentences,
-            "training": "AmbiStory train.json", "chosen_on": "AmbiStory train.json, cross-validated by homonym",
+            "training": "AmbiStory train.json",
+            "chosen_on": "AmbiStory train.json, cross-validated by homonym",
             "training_sha256": registry.file_sha256(
                 registry.locate(DATASET, data_dir) / SPLITS["train"])})
     with timer.stage("predict and score"):
