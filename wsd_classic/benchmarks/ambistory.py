@@ -753,8 +753,9 @@ def homonym_folds(samples: Sequence[AmbiStorySample]) -> list[tuple[np.ndarray, 
     keys = [sample.homonym for sample in samples]
     if len(set(keys)) < 2:
         keys = [sample.setup for sample in samples]
-    folds = GroupKFold(min(FOLDS, len(set(keys))))
-    return list(folds.split(np.zeros((len(keys), 1)), groups=keys))
+    numbers = {key: number for number, key in enumerate(sorted(set(keys)))}
+    folds = GroupKFold(min(FOLDS, len(numbers)))
+    return list(folds.split(np.zeros((len(keys), 1)), groups=[numbers[key] for key in keys]))
 
 
 def held_out_predictions(params: dict, groups: tuple[str, ...], train: FeaturizedSplit,
