@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +15,7 @@ from wsd_classic.benchmarks import ambistory
 from wsd_classic.cli import evaluate, train
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.ambistory import AmbiStorySample, read_ambistory
+from wsd_classic.features.word_vectors import WordVectors
 from wsd_classic.scoring.ambistory import read_predictions
 
 pytestmark = [pytest.mark.filterwarnings("ignore:The multilingual functions are not available"),
@@ -91,6 +92,60 @@ def test_integers_round_or_follow_the_training_shares():
         ambistory.as_integers(values, "floor", shares)
 
 
+def test_thresholds_cut_between_the_integers():
+    values = np.array([0.2, 2.0, 2.1, 3.9, 4.0, 9.0])
+    cuts = (2.0, 3.0, 3.95, 4.5)  # in any order
+    assert ambistory.as_integers(values, "thresholds", None, cuts[::-1]).tolist() == [
+        1, 1, 2, 3, 4, 5]
+    with pytest.raises(ValueError):
+        ambistory.as_integers(values, "thresholds", None, (2.0, 3.0))
+
+
+def _rated(key, homonym, setup, choices):
+    return AmbiStorySample(key, homonym, "m", f"Pre {setup}.", "The bank.", "", "", choices)
+
+
+def test_cuts_fitted_on_held_out_values_beat_rounding_a_biased_rater():
+    rng = np.random.default_rng(1)
+    samples = [_rated(str(i), "bank", i, tuple(int(v) for v in rng.integers(1, 6, size=5)))
+               for i in range(120)]
+    split = ambistory.FeaturizedSplit(samples, np.zeros((120, 1)), Counter(), [])
+    means = np.array([sample.average for sample in samples])
+    biased = means + 1.6  # in the right order, but each a rating and a half too high
+    cuts = ambistory.fit_cuts(biased, split)
+    assert len(cuts) == 4 and list(cuts) == sorted(cuts)
+
+    def figures(integers):
+        score = ambistory._score(split, integers)
+        return score.spearman + score.accuracy
+
+    rounded = ambistory.as_integers(biased, "round", None)
+    assert figures(ambistory.as_integers(biased, "thresholds", None, cuts)) > figures(rounded)
+
+
+def test_folds_keep_a_homonym_on_one_side_and_split_one_homonym_by_setup():
+    samples = [_rated(str(i), f"word{i % 7}", i % 3, (3, 3)) for i in range(28)]
+    folds = ambistory.homonym_folds(samples)
+    assert len(folds) == ambistory.FOLDS
+    for fitted, held in folds:
+        assert not {samples[i].homonym for i in fitted} & {samples[i].homonym for i in held}
+    assert sorted(i for _, held in folds for i in held) == list(range(28))
+    alone = [_rated(str(i), "bank", i % 3, (3, 3)) for i in range(9)]
+    folds = ambistory.homonym_folds(alone)
+    assert len(folds) == 3
+    for fitted, held in folds:
+        assert not {alone[i].setup for i in fitted} & {alone[i].setup for i in held}
+
+
+def test_word_vectors_become_a_space_of_stems():
+    vectors = WordVectors(("river", "rivers", "money", "42"),
+                          np.array([[1, 0, 0], [0.6, 0.8, 0], [0, 0, 1], [1, 1, 1]]))
+    space = ambistory.stem_space(vectors)
+    assert space.words == ("money", "river")  # "rivers" joins its stem, "42" has no letter
+    assert np.allclose(space.vectors[space.index["river"]], [0.8, 0.4, 0] / np.sqrt(0.8))
+    assert np.allclose(np.linalg.norm(space.vectors, axis=1), 1)
+
+
 def test_rater_learns_from_the_kept_groups_only():
     rng = np.random.default_rng(0)
     matrix = rng.normal(size=(200, len(ambistory.FEATURES)))
@@ -139,7 +194,7 @@ def test_train_and_evaluate_write_complete_predictions(tiny_world, capsys):
     assert train.main(["--task", "ambistory", "--data-dir", str(data), "--models-dir",
                        str(models), "--out-dir", str(results)]) == 0
     out = capsys.readouterr().out
-    assert "chosen on dev" in out and "GPT-4o" in out and "open-ended" in out
+    assert "chosen by cross-validation on train" in out and "GPT-4o" in out and "open-ended" in out
     assert "judged meanings to WordNet 3.0 synsets: train 12 exact" in out
     written = {}
     for split, filename in (("dev", "dev.json"), ("test", "test_redacted.json")):

@@ -10,10 +10,17 @@ The classic way, in three steps:
    whole story as context, and with the story's setup alone; ``gloss``, TF-IDF similarity of the
    precontext, the sentence and the ending with the meaning's definition, its examples (WordNet's
    and the sample's ``example_sentence``) and its related synsets, against the other meaning's;
-   ``frequency``, the meaning's SemCor count and WordNet rank; ``ending``, whether the story has
-   one.
+   ``lsa``, ``distributional`` and ``w2v``, the same in word spaces (LSA of WordNet's glosses;
+   PPMI + SVD of running text; the project's word2vec vectors, by stem); ``siblings``, each
+   ending's margins against those of the setup's other ending (which ending tells which
+   meaning); ``frequency``, the meaning's SemCor count and WordNet rank; ``ending``, whether
+   the story has one.
 3. **A regressor** (``PlausibilityRater``, scikit-learn conventions) fitted on train to the mean
-   rating, chosen on dev among a few models and two ways of making integers of its output.
+   rating, chosen by cross-validation on train (folds by homonym) among a few models and three
+   ways of making integers of its output; dev is the final check.
+
+The rater reads each sample's sibling stories in the file (the same setup with the other
+meaning, and with the other ending): their texts and features, never their ratings.
 
 The whole-story distribution comes from the SemCor-trained ``svm`` of ``bin/train --task
 semcor`` reading the story as one all-words document (its bag of words spans the story, its local
@@ -34,10 +41,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from scipy.stats import spearmanr
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.model_selection import GroupKFold
 from sklearn.preprocessing import StandardScaler
 from tqdm import tqdm
 
@@ -50,8 +59,10 @@ from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.corpora.semcor import PARTS as SEMCOR_PARTS
 from wsd_classic.corpora.semcor import read_semcor
 from wsd_classic.errors import WsdError
+from wsd_classic.features import word_vectors
 from wsd_classic.scoring.ambistory import (
-    RATINGS, AmbiStoryScore, prediction_lines, score_ambistory, score_intervals)
+    RATINGS, AmbiStoryScore, prediction_lines, score_ambistory, score_intervals,
+    within_standard_deviation)
 from wsd_classic.tasks import catalogue, staging
 from wsd_classic.tasks.allwords import AllWordsTagger
 from wsd_classic.tasks.timing import StageTimer
@@ -67,7 +78,9 @@ WSD_SYSTEM = "svm"
 SPACE_DIMENSIONS = 300
 COOCCURRENCE_WINDOW = 5
 SPACE_MIN_COUNT = 5
-SPACES = ("lsa", "ppmi")
+SPACES = ("lsa", "ppmi", "w2v")
+# Folds of the cross-validation on train that chooses the rater (grouped by homonym).
+FOLDS = 5
 SEMCOR_DATASET = catalogue.SEMCOR.dataset
 SENSEVAL2_DATASET = catalogue.SENSEVAL2_LS.dataset
 SENSEVAL2_FILES = (catalogue.SENSEVAL2_LS.files.train, catalogue.SENSEVAL2_LS.files.test)
@@ -92,14 +105,20 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
                             for part in ("precontext", "sentence", "ending")
                             for signature in ("own", "related")
                             for which in ("similarity", "margin")),
+    "w2v": tuple(f"{part}_{signature}_w2v_{which}"
+                 for part in ("precontext", "sentence", "ending")
+                 for signature in ("own", "related")
+                 for which in ("similarity", "margin")),
     "frequency": ("log_count", "count_share", "rank", "other_rank"),
     "ending": ("has_ending",),
 }
 # The same meaning's margins in the story's other ending (each setup is told with two endings
-# and without one): which of the two endings favours the meaning more.
-SIBLING_SOURCES = tuple(name for group in ("gloss", "lsa", "distributional")
-                        for name in FEATURE_GROUPS[group]
-                        if name.startswith("ending_") and name.endswith("margin"))
+# and without one): which of the two endings favours the meaning more. With margins (this
+# meaning against the other), that is the 2x2 assignment of the two endings to the two meanings.
+SIBLING_SOURCES = ("wsd_story_margin",
+                   *(name for group in ("gloss", "lsa", "distributional", "w2v")
+                     for name in FEATURE_GROUPS[group]
+                     if name.startswith("ending_") and name.endswith("margin")))
 FEATURE_GROUPS["siblings"] = tuple(f"{name}_over_sibling" for name in SIBLING_SOURCES)
 FEATURES = tuple(name for names in FEATURE_GROUPS.values() for name in names)
 
@@ -391,8 +410,22 @@ def running_texts(data_dir) -> Iterator[list[str]]:
     yield from _gloss_documents()
 
 
+def stem_space(vectors: word_vectors.WordVectors) -> WordSpace:
+    """The project's word2vec vectors as a space of stems: each stem the mean of its words'
+    unit vectors (the other spaces, and the glosses they are compared with, are stemmed)."""
+    words = [word for word in vectors.words if word.isalpha()]
+    rows = _unit_rows(vectors.matrix[[vectors.index[word] for word in words]].astype(float))
+    by_stem: dict[str, list[int]] = defaultdict(list)
+    for row, word in enumerate(words):
+        by_stem[_stem(word)].append(row)
+    stems_kept = tuple(sorted(by_stem))
+    return WordSpace(stems_kept, _unit_rows(np.array([rows[by_stem[stem]].mean(axis=0)
+                                                      for stem in stems_kept])))
+
+
 def build_spaces(data_dir) -> dict[str, WordSpace]:
-    return {"lsa": gloss_space(), "ppmi": running_text_space(running_texts(data_dir))}
+    return {"lsa": gloss_space(), "ppmi": running_text_space(running_texts(data_dir)),
+            "w2v": stem_space(word_vectors.obtain(data_dir=data_dir))}
 
 
 def save_spaces(path: Path, spaces: dict[str, WordSpace]) -> None:
@@ -587,15 +620,17 @@ class PlausibilityRater(RegressorMixin, BaseEstimator):
 
     ``model``: ``ridge`` (standardised features), ``boosting`` (gradient-boosted trees) or
     ``ordinal`` (multinomial logistic regression over the rounded ratings, read out as the
-    expected rating). ``integers``: ``round`` (the nearest of 1-5) or ``quantiles`` (the
+    expected rating). ``integers``: ``round`` (the nearest of 1-5), ``quantiles`` (the
     real-valued ratings of the samples rated together are cut so that each integer gets the
     share the rounded mean ratings have in the training data; it needs no label of those
-    samples).
+    samples) or ``thresholds`` (the four ``cuts`` between 1-5, which ``fit_cuts`` chooses on
+    held-out predictions of the training data).
     """
 
     def __init__(self, model: str = "boosting", groups: tuple[str, ...] = tuple(FEATURE_GROUPS),
                  alpha: float = 1.0, iterations: int = 200, learning_rate: float = 0.05,
-                 depth: int = 3, integers: str = "round", random_state: int = 0):
+                 depth: int = 3, integers: str = "round", cuts: Sequence[float] = (),
+                 random_state: int = 0):
         self.model = model
         self.groups = groups
         self.alpha = alpha
@@ -603,6 +638,7 @@ class PlausibilityRater(RegressorMixin, BaseEstimator):
         self.learning_rate = learning_rate
         self.depth = depth
         self.integers = integers
+        self.cuts = cuts
         self.random_state = random_state
 
     def _columns(self, matrix: np.ndarray) -> np.ndarray:
@@ -612,7 +648,7 @@ class PlausibilityRater(RegressorMixin, BaseEstimator):
     def fit(self, matrix: np.ndarray, ratings: np.ndarray) -> "PlausibilityRater":
         features, ratings = self._columns(matrix), np.asarray(ratings, dtype=float)
         rounded = np.clip(np.rint(ratings), 1, 5).astype(int)
-        self.shares_ = np.array([np.mean(rounded == value) for value in RATINGS])
+        self.shares_ = rounded_shares(ratings)
         if self.model == "ridge":
             self.scaler_ = StandardScaler().fit(features)
             self.estimator_ = Ridge(alpha=self.alpha).fit(self.scaler_.transform(features),
@@ -640,10 +676,21 @@ class PlausibilityRater(RegressorMixin, BaseEstimator):
 
     def predict_ratings(self, matrix: np.ndarray) -> np.ndarray:
         """Integers 1-5, as the task takes them."""
-        return as_integers(self.predict(matrix), self.integers, self.shares_)
+        return as_integers(self.predict(matrix), self.integers, self.shares_, self.cuts)
 
 
-def as_integers(values: np.ndarray, method: str, shares: np.ndarray) -> np.ndarray:
+def rounded_shares(ratings: np.ndarray) -> np.ndarray:
+    """The share of each integer 1-5 among the rounded ratings."""
+    rounded = np.clip(np.rint(ratings), 1, 5).astype(int)
+    return np.array([np.mean(rounded == value) for value in RATINGS])
+
+
+def as_integers(values: np.ndarray, method: str, shares: np.ndarray | None,
+                cuts: Sequence[float] = ()) -> np.ndarray:
+    if method == "thresholds":
+        if len(cuts) != len(RATINGS) - 1:
+            raise ValueError(f"thresholds need {len(RATINGS) - 1} cuts, not {list(cuts)}")
+        return RATINGS[0] + np.searchsorted(np.sort(cuts), values)
     if method == "round":
         return np.clip(np.rint(values), 1, 5).astype(int)
     if method == "quantiles":
@@ -659,14 +706,15 @@ def as_integers(values: np.ndarray, method: str, shares: np.ndarray) -> np.ndarr
     raise ValueError(f"unknown integers method {method!r}")
 
 
-# Candidates compared on dev (the test labels are never read).
+# Candidates compared by cross-validation on train (dev is the final check; the test labels are
+# never read).
 CANDIDATES = (
     *({"model": "ridge", "alpha": alpha} for alpha in (1.0, 10.0, 100.0)),
     *({"model": "ordinal", "alpha": alpha} for alpha in (1.0, 10.0)),
     *({"model": "boosting", "iterations": iterations, "learning_rate": 0.05, "depth": depth}
       for iterations in (100, 300) for depth in (2, 3)),
 )
-INTEGER_METHODS = ("round", "quantiles")
+INTEGER_METHODS = ("round", "quantiles", "thresholds")
 
 
 # --- jobs ------------------------------------------------------------------------------------
@@ -699,33 +747,98 @@ def load_splits(data_dir, models_root: Path, spaces: dict[str, WordSpace], jobs:
     return splits
 
 
+def homonym_folds(samples: Sequence[AmbiStorySample]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Cross-validation folds of train, no homonym on both sides (train, dev and test share
+    none); a file of one homonym is split by setup instead."""
+    keys = [sample.homonym for sample in samples]
+    if len(set(keys)) < 2:
+        keys = [sample.setup for sample in samples]
+    numbers = {key: number for number, key in enumerate(sorted(set(keys)))}
+    folds = GroupKFold(min(FOLDS, len(numbers)))
+    return list(folds.split(np.zeros((len(keys), 1)), groups=[numbers[key] for key in keys]))
+
+
+def held_out_predictions(params: dict, groups: tuple[str, ...], train: FeaturizedSplit,
+                         folds: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """Each training sample's real-valued rating from a rater fitted on the other folds."""
+    ratings, values = _ratings(train), np.empty(len(train.samples))
+    for fitted, held in folds:
+        rater = PlausibilityRater(**{**params, "groups": groups}).fit(train.matrix[fitted],
+                                                                     ratings[fitted])
+        values[held] = rater.predict(train.matrix[held])
+    return values
+
+
+def fit_cuts(values: np.ndarray, split: FeaturizedSplit) -> tuple[float, ...]:
+    """The thresholds between the integers 1-5 with the best rho + accuracy of ``values``
+    against the split's ratings: coordinate ascent from the rounding thresholds over quantiles
+    of the values. Accuracy within SD forgives a prediction near the mean rating and rho needs
+    spread, so the best cuts need not be those of rounding."""
+    means = _ratings(split)
+    hits = np.array([[within_standard_deviation(value, sample.choices) for value in RATINGS]
+                     for sample in split.samples])
+
+    def key(cuts: np.ndarray) -> float:
+        integers = as_integers(values, "thresholds", None, cuts)
+        rho = spearmanr(integers, means).statistic if len(set(integers)) > 1 else math.nan
+        accuracy = hits[np.arange(len(values)), integers - RATINGS[0]].mean()
+        return (0.0 if math.isnan(rho) else rho) + accuracy
+
+    options = np.quantile(values, np.linspace(0.01, 0.99, 50))
+    cuts = np.array([1.5, 2.5, 3.5, 4.5])
+    for _ in range(2):
+        for position in range(len(cuts)):
+            cuts[position] = max((cuts[position], *options), key=lambda cut: key(
+                np.where(np.arange(len(cuts)) == position, cut, cuts)))
+    return tuple(float(cut) for cut in np.sort(cuts))
+
+
+def _integer_params(params: dict, groups: tuple[str, ...], train: FeaturizedSplit,
+                    folds: Sequence[tuple[np.ndarray, np.ndarray]]) -> dict:
+    """``params`` with the cuts its thresholds need, chosen on held-out predictions."""
+    if params.get("integers") != "thresholds":
+        return params
+    held_out = held_out_predictions(params, groups, train, folds)
+    return {**params, "cuts": list(fit_cuts(held_out, train))}
+
+
 def choose(train: FeaturizedSplit, dev: FeaturizedSplit) -> tuple[dict, list[dict]]:
-    """The candidate setting with the best dev figures, and every candidate's figures."""
+    """The candidate setting with the best cross-validated figures on train, and every
+    candidate's figures (cross-validated, and on dev as a check that chooses nothing)."""
+    folds, groups = homonym_folds(train.samples), tuple(FEATURE_GROUPS)
+    shares = rounded_shares(_ratings(train))
     trials = []
     for candidate in CANDIDATES:
-        rater = PlausibilityRater(**candidate).fit(train.matrix, _ratings(train))
-        values = rater.predict(dev.matrix)
+        held_out = held_out_predictions(candidate, groups, train, folds)
+        values = PlausibilityRater(**candidate).fit(train.matrix, _ratings(train)).predict(
+            dev.matrix)
         for method in INTEGER_METHODS:
-            score = _score(dev, as_integers(values, method, rater.shares_))
-            trials.append({"params": {**candidate, "integers": method}, **score.as_dict(),
-                           "key": _selection_key(score)})
+            cuts = fit_cuts(held_out, train) if method == "thresholds" else ()
+            cross_validated = _score(train, as_integers(held_out, method, shares, cuts))
+            params = {**candidate, "integers": method, **({"cuts": list(cuts)} if cuts else {})}
+            trials.append({"params": params, "cv": cross_validated.as_dict(),
+                           "dev": _score(dev, as_integers(values, method, shares, cuts)).as_dict(),
+                           "key": _selection_key(cross_validated)})
     best = max(trials, key=lambda trial: trial["key"])
     return best["params"], trials
 
 
 def ablation(params: dict, train: FeaturizedSplit, dev: FeaturizedSplit) -> dict[str, dict]:
-    """Dev figures of the chosen setting with all groups, without each one and with it alone."""
-    figures = {"all": _fit_score(params, tuple(FEATURE_GROUPS), train, dev)}
+    """Dev figures of the chosen setting with all groups, without each one and with it alone
+    (thresholds chosen again for each, on held-out predictions of train)."""
+    folds = homonym_folds(train.samples)
+    figures = {"all": _fit_score(params, tuple(FEATURE_GROUPS), train, dev, folds)}
     for group in FEATURE_GROUPS:
         figures[f"without {group}"] = _fit_score(
-            params, tuple(g for g in FEATURE_GROUPS if g != group), train, dev)
-        figures[f"only {group}"] = _fit_score(params, (group,), train, dev)
+            params, tuple(g for g in FEATURE_GROUPS if g != group), train, dev, folds)
+        figures[f"only {group}"] = _fit_score(params, (group,), train, dev, folds)
     return figures
 
 
 def _fit_score(params: dict, groups: tuple[str, ...], train: FeaturizedSplit,
-               dev: FeaturizedSplit) -> dict:
-    rater = PlausibilityRater(**params, groups=groups).fit(train.matrix, _ratings(train))
+               dev: FeaturizedSplit, folds: Sequence[tuple[np.ndarray, np.ndarray]]) -> dict:
+    params = {**_integer_params(params, groups, train, folds), "groups": groups}
+    rater = PlausibilityRater(**params).fit(train.matrix, _ratings(train))
     return _score(dev, rater.predict_ratings(dev.matrix)).as_dict()
 
 
@@ -760,7 +873,7 @@ def train_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
     with timer.stage("featurize (spaCy, svm, WordNet)"):
         splits = load_splits(data_dir, Path(models_root), spaces, jobs)
     train, dev = splits["train"], splits["dev"]
-    with timer.stage("choose on dev"):
+    with timer.stage("choose by cross-validation on train"):
         params, trials = choose(train, dev)
     with timer.stage("ablation"):
         groups = ablation(params, train, dev)
@@ -772,14 +885,15 @@ def train_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
         write_json_atomically(stage / json_path.name, {
             "params": params, "features": list(FEATURES), "wsd_system": WSD_SYSTEM,
             "story_context_sentences": TASK.context.sentences,
-            "training": "AmbiStory train.json", "chosen_on": "AmbiStory dev.json",
+            "training": "AmbiStory train.json",
+            "chosen_on": "AmbiStory train.json, cross-validated by homonym",
             "training_sha256": registry.file_sha256(
                 registry.locate(DATASET, data_dir) / SPLITS["train"])})
     with timer.stage("predict and score"):
         outcome = _predict_and_write(splits, Path(models_root), Path(results_root),
                                      {"selection": trials, "ablation": groups,
                                       "meanings": _matching_report(splits)})
-    lines = [_matching_report(splits), f"chosen on dev: {params}",
+    lines = [_matching_report(splits), f"chosen by cross-validation on train: {params}",
              "dev figures per feature group (chosen setting): " + "; ".join(
                  f"{name} rho {rho_text(figures)} acc {figures['accuracy']:.3f}"
                  for name, figures in groups.items()),
