@@ -390,7 +390,8 @@ def tune_combo_mixture(args) -> dict:
                 label = f"{defaults} defaults, shrinkage {shrinkage:g}"
                 trained = combined(stacked, default, shrinkage, data.featurized.featurizer,
                                    args.jobs)
-                results.setdefault(label, {"defaults": defaults, "shrinkage": shrinkage})
+                results.setdefault(label, {"defaults": defaults, "shrinkage": (
+                    shrinkage if np.isfinite(shrinkage) else "inf")})
                 results[label][stage] = score(trained)
                 print(f"{label}: {results[label]}", file=sys.stderr, flush=True)
 
