@@ -385,7 +385,7 @@ def tune_combo_mixture(args) -> dict:
     def evaluate(stage: str, stacked: dict, score) -> None:
         pooled[stage] = pooled_defaults(stacked)
         print(f"{stage}: pooled defaults {pooled[stage]}", file=sys.stderr, flush=True)
-        for defaults, default in (("registered", registered), ("semcor", pooled[stage])):
+        for defaults, default in (("registered", registered), (TASK.name, pooled[stage])):
             for shrinkage in shrinkages:
                 label = f"{defaults} defaults, shrinkage {shrinkage:g}"
                 trained = combined(stacked, default, shrinkage, data.featurized.featurizer,
