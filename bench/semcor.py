@@ -23,7 +23,10 @@ svm's embedding features, each setting ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES
 word vectors (bench/results/semcor_emb.json, one row added per setting).
 
 ``--tune-combo`` compares svm, combo and combo answering unseen senses from their gloss evidence
-the same way (bench/results/semcor_combo.json).
+the same way (bench/results/semcor_combo.json). ``--tune-combo-mixture 1,10,inf`` compares
+combo's registered mixture defaults (fitted on SENSEVAL-2) with defaults pooled over SemCor's
+held-out evidence, per shrinkage: the members are stacked once per training set and only the
+combiner refitted (bench/results/semcor_combo_mixture.json).
 
 ``--mfs-back-offs`` scores ``mfs`` with each back-off for lemmas SemCor never tagged (WordNet's
 first sense, WordNet's database order, alphabetical sense keys) on every dataset beside the
@@ -33,6 +36,7 @@ published MFS: it explains the published baseline, and chooses nothing
 from __future__ import annotations
 
 import argparse
+import copy
 import dataclasses
 import json
 import os
@@ -45,9 +49,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import numpy as np  # noqa: E402
 from joblib.externals.loky import get_reusable_executor  # noqa: E402
+from tune_combo import pooled_params  # noqa: E402
 
 from wsd_classic import modelstore, settings, systems  # noqa: E402
+from wsd_classic.modelstore import TrainedSystem  # noqa: E402
+from wsd_classic.systems.combination import PARAMETERS  # noqa: E402
+from wsd_classic.workers import in_workers  # noqa: E402
 from wsd_classic.corpora import registry  # noqa: E402
 from wsd_classic.corpora.raganato import read_raganato_key  # noqa: E402
 from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE  # noqa: E402
@@ -56,7 +65,7 @@ from wsd_classic.systems.first_sense import database_first_sense, first_sense  #
 from wsd_classic.features import word_vectors  # noqa: E402
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule  # noqa: E402
 from wsd_classic.features.featurizer import ContextRule, Featurizer  # noqa: E402
-from wsd_classic.tasks import allwords, catalogue  # noqa: E402
+from wsd_classic.tasks import allwords, catalogue, engine  # noqa: E402
 from wsd_classic.corpora.allwords import AllWordsCorpus, read_raganato_corpus  # noqa: E402
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets  # noqa: E402
 from wsd_classic.tasks.engine import FeaturizedCorpus  # noqa: E402
@@ -99,18 +108,22 @@ def tag_all(names: list[str], datasets, models_root: Path, jobs: int) -> dict:
         tagger = allwords.AllWordsTagger.load(name, models_root)
         results[name] = {"load_seconds": time.perf_counter() - started, "datasets": {}}
         for dataset in datasets:
-            started = time.perf_counter()
-            tagged = tagger.tag(read_raganato_corpus(dataset.data), jobs)
-            seconds = time.perf_counter() - started
-            score = score_raganato(read_raganato_key(dataset.gold),
-                                   {answer.instance_id: [answer.key] for answer in tagged})
-            results[name]["datasets"][dataset.name] = {
-                "targets": len(tagged), "seconds": seconds,
-                "targets_per_second": len(tagged) / seconds, "precision": score.precision,
-                "recall": score.recall, "f1": score.f1}
-            print(f"{name} {dataset.name}: F1 {100 * score.f1:.1f} "
-                  f"({len(tagged) / seconds:,.0f} targets/s)", file=sys.stderr)
+            figures = results[name]["datasets"][dataset.name] = score_dataset(tagger, dataset, jobs)
+            print(f"{name} {dataset.name}: F1 {100 * figures['f1']:.1f} "
+                  f"({figures['targets_per_second']:,.0f} targets/s)", file=sys.stderr)
     return results
+
+
+def score_dataset(tagger: allwords.AllWordsTagger, dataset, jobs: int) -> dict:
+    """Raganato's scores of ``tagger`` on ``dataset``, and its tagging speed."""
+    started = time.perf_counter()
+    tagged = tagger.tag(read_raganato_corpus(dataset.data), jobs)
+    seconds = time.perf_counter() - started
+    score = score_raganato(read_raganato_key(dataset.gold),
+                           {answer.instance_id: [answer.key] for answer in tagged})
+    return {"targets": len(tagged), "seconds": seconds,
+            "targets_per_second": len(tagged) / seconds, "precision": score.precision,
+            "recall": score.recall, "f1": score.f1}
 
 
 def benchmark(args) -> dict:
@@ -139,6 +152,15 @@ def held_out_accuracy(data: allwords.TrainingData, system: str, jobs: int,
                       wordnet_examples: bool | None = None) -> float:
     """Accuracy on every ``HELD_OUT_EVERY``-th SemCor file (from the ``fold``-th on) of
     ``system`` trained on the others (a target is right when its key is one of its gold keys)."""
+    subset, testing = held_out_split(data, fold)
+    trained = allwords.train_system(system, subset, jobs, params=params,
+                                    wordnet_examples=wordnet_examples)
+    return accuracy(trained, data.corpus, testing, jobs)
+
+
+def held_out_split(data: allwords.TrainingData, fold: int):
+    """The training data without every ``HELD_OUT_EVERY``-th SemCor file (from the ``fold``-th
+    on), and the targets of those files."""
     corpus = data.corpus
     documents = sorted({sentence.document for sentence in corpus.sentences})
     held_out = set(documents[fold::HELD_OUT_EVERY])
@@ -148,9 +170,12 @@ def held_out_accuracy(data: allwords.TrainingData, system: str, jobs: int,
     subset = dataclasses.replace(data, featurized=FeaturizedCorpus(
         allwords.as_lexical_sample(corpus, training), data.featurized.features,
         data.featurized.featurizer))
-    trained = allwords.train_system(system, subset, jobs, params=params,
-                                    wordnet_examples=wordnet_examples)
-    tagged = allwords.AllWordsTagger(trained, systems.get(system).back_off).tag(
+    return subset, testing
+
+
+def accuracy(trained, corpus: AllWordsCorpus, testing, jobs: int) -> float:
+    """The share of ``testing`` targets whose answer is one of their gold keys."""
+    tagged = allwords.AllWordsTagger(trained, systems.get(trained.system).back_off).tag(
         AllWordsCorpus(corpus.source, corpus.sentences, testing), jobs)
     return sum(answer.key in target.keys for answer, target in zip(tagged, testing)) / len(testing)
 
@@ -277,6 +302,115 @@ def tune_combo(args) -> dict:
             "wordnet_examples": len(data.examples.sample)}
 
 
+# Rows of held-out evidence the pooled mixture is fitted on: a seeded sample, since the pooled
+# arrays are padded to the widest lexelt's senses.
+POOLED_ROWS = 50_000
+
+
+def _stack_lexelt(job: tuple):
+    """A combo of ``params`` with its members fitted on one lexelt's ``X, y, weights``, and their
+    held-out evidence."""
+    params, X, y, weights = job
+    model = systems.make("combo", **params)
+    return model, model.fit_members(X, y, weights)
+
+
+def stacked_combo(data: allwords.TrainingData, jobs: int) -> dict[str, tuple]:
+    """Per lexelt, combo (the task's parameters) with its members fitted and their held-out
+    evidence, as ``train_system`` would train it before fitting the combiner."""
+    params = TASK.system_params("combo")
+    featurized = (data.featurized_with_examples() if "combo" in TASK.wordnet_examples
+                  else data.featurized)
+    rows = engine.lexelt_rows(featurized, systems.get("combo").feature_groups)
+    stacked = in_workers(_stack_lexelt, [(params, X, y, weights) for _, X, y, weights in rows],
+                         jobs)
+    return {item: pair for (item, *_), pair in zip(rows, stacked)}
+
+
+def pooled_defaults(stacked: dict[str, tuple]) -> tuple[float, ...]:
+    """The mixture's parameters minimising the log-loss pooled over a seeded sample of
+    ``POOLED_ROWS`` rows of every lexelt's held-out evidence."""
+    evidences = [evidence for _, evidence in stacked.values() if len(evidence[2])]
+    share = min(1.0, POOLED_ROWS / sum(len(evidence[2]) for evidence in evidences))
+    generator = np.random.default_rng(0)
+    sampled = []
+    for evidence in evidences:
+        keep = generator.random(len(evidence[2])) < share
+        if keep.any():
+            sampled.append(tuple(part[keep] for part in evidence))
+    return tuple(float(value) for value in pooled_params(sampled))
+
+
+def _combiner(job: tuple) -> list[float]:
+    """The mixture a combo (without its members) fits from its evidence, defaults and
+    shrinkage (``inf``: the defaults as they are)."""
+    model, evidence, default, shrinkage = job
+    model.set_params(default_params=default, shrinkage=shrinkage)
+    if np.isinf(shrinkage):
+        evidence, shrinkage = tuple(part[:0] for part in evidence), 0.0
+    return model.fit_combiner(*evidence, shrinkage=shrinkage).mixture_
+
+
+def combined(stacked: dict[str, tuple], default: tuple, shrinkage: float, featurizer,
+             jobs: int) -> TrainedSystem:
+    """The trained combo of the stacked lexelts with each combiner fitted as given."""
+    light = {}
+    for item, (model, _) in stacked.items():
+        light[item] = copy.copy(model)
+        del light[item].models_
+    mixtures = in_workers(_combiner, [(light[item], evidence, default, shrinkage)
+                                      for item, (_, evidence) in stacked.items()], jobs)
+    models = {}
+    for (item, (model, _)), mixture in zip(stacked.items(), mixtures):
+        model.set_params(default_params=default, shrinkage=shrinkage)
+        model.mixture_ = mixture
+        models[item] = model
+    return TrainedSystem(TASK.name, "combo", models, featurizer=featurizer, kind=TASK.kind)
+
+
+def tune_combo_mixture(args) -> dict:
+    """combo's mixture on SemCor: its registered (SENSEVAL-2) defaults against defaults pooled
+    over SemCor's held-out evidence, each with per-lexelt fits shrunk to them by each of
+    ``--shrinkages`` (inf: the defaults alone). Held-out SemCor accuracy (the defaults pooled
+    on the training files only) and development F1 (pooled on all of SemCor, the parameters
+    registered when chosen)."""
+    development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
+    shrinkages = [float(value) for value in args.tune_combo_mixture.split(",")]
+    data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
+                                     featurizer=TASK.featurizer(["combo"], args.data_dir),
+                                     jobs=args.jobs)
+    registered = tuple(TASK.system_params("combo")["default_params"])
+    results, pooled = {}, {}
+
+    def evaluate(stage: str, stacked: dict, score) -> None:
+        pooled[stage] = pooled_defaults(stacked)
+        print(f"{stage}: pooled defaults {pooled[stage]}", file=sys.stderr, flush=True)
+        for defaults, default in (("registered", registered), (TASK.name, pooled[stage])):
+            for shrinkage in shrinkages:
+                label = f"{defaults} defaults, shrinkage {shrinkage:g}"
+                trained = combined(stacked, default, shrinkage, data.featurized.featurizer,
+                                   args.jobs)
+                results.setdefault(label, {"defaults": defaults, "shrinkage": (
+                    shrinkage if np.isfinite(shrinkage) else "inf")})
+                results[label][stage] = score(trained)
+                print(f"{label}: {results[label]}", file=sys.stderr, flush=True)
+
+    subset, testing = held_out_split(data, 0)
+    evaluate("held_out_semcor_accuracy", stacked_combo(subset, args.jobs),
+             lambda trained: accuracy(trained, data.corpus, testing, args.jobs))
+    del subset
+    evaluate("development_f1", stacked_combo(data, args.jobs),
+             lambda trained: score_dataset(allwords.AllWordsTagger(
+                 trained, systems.get("combo").back_off), development[0], args.jobs)["f1"])
+    return {**tuning_result("mixture", results, "combo"), "folds": 1,
+            "pooled_rows": POOLED_ROWS,
+            "pooled_defaults": {stage: dict(zip(PARAMETERS, values))
+                                for stage, values in pooled.items()},
+            "registered_defaults": dict(zip(PARAMETERS, registered)),
+            "parameters": TASK.system_params("combo"),
+            "wordnet_examples": len(data.examples.sample)}
+
+
 def parse_parameter_values(text: str) -> tuple[str, list]:
     """``C=1,3,10`` -> ``("C", [1.0, 3.0, 10.0])``, each value of the parameter's own type."""
     parameter, _, values = text.partition("=")
@@ -362,6 +496,9 @@ def main() -> int:
     parser.add_argument("--tune-combo", action="store_true",
                         help="instead: svm beside combo (and combo answering unseen senses), "
                              "held-out and development scores")
+    parser.add_argument("--tune-combo-mixture", metavar="SHRINKAGES",
+                        help="instead: combo's registered mixture defaults against defaults "
+                             "pooled over SemCor, per shrinkage, e.g. 1,10,inf")
     parser.add_argument("--folds", type=int, default=1, choices=range(1, HELD_OUT_EVERY + 1),
                         metavar=f"1..{HELD_OUT_EVERY}",
                         help="with --tune-svm or --tune-examples: average held-out accuracy "
@@ -376,6 +513,7 @@ def main() -> int:
                (args.tune_examples, tune_examples,
                 f"semcor_{args.tune_examples}_examples.json"),
                (args.tune_combo, tune_combo, "semcor_combo.json"),
+               (args.tune_combo_mixture, tune_combo_mixture, "semcor_combo_mixture.json"),
                (args.mfs_back_offs, mfs_back_offs, "semcor_mfs.json"),
                (args.tune_emb, tune_embeddings, "semcor_emb.json")]
     chosen = next(((study, name) for wanted, study, name in studies if wanted), None)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from wsd_classic import modelstore, wordnet
+from wsd_classic import modelstore, systems, wordnet
 from wsd_classic.errors import WsdError
 from wsd_classic.systems.first_sense import first_sense, wordnet_senses
 from wsd_classic.tasks import allwords, catalogue
@@ -227,6 +227,15 @@ def test_svm_parameters_reach_every_lexelt_and_its_model_file(models_root):
     expected = {a.instance_id: a for a in allwords.AllWordsTagger(mfs, first_sense).tag(bank)}
     for instance in ("d000.s000.t000", "d001.s000.t001"):
         assert answers[instance].senses == pytest.approx(expected[instance].senses)
+
+
+def test_combo_mixture_parameters_of_the_task_reach_every_lexelt(models_root):
+    combo = modelstore.load(models_root, SEMCOR_TASK.name, "combo")
+    registered = SEMCOR_TASK.params["combo"]
+    assert registered["default_params"] != systems.get("combo").params["default_params"]
+    for model in combo.models.values():
+        assert tuple(model.get_params()["default_params"]) == registered["default_params"]
+        assert model.get_params()["shrinkage"] == registered["shrinkage"]
 
 
 def test_wordnet_examples_are_targets_of_the_sense_they_illustrate():

@@ -58,6 +58,16 @@ def training_rows(corpus: FeaturizedCorpus, instances: Sequence[Instance], group
     return X, y, weights
 
 
+def lexelt_rows(corpus: FeaturizedCorpus, groups: Sequence[str]) -> list[tuple]:
+    """``(item, X, y, weights)`` of every lexelt of ``corpus`` that has annotated instances."""
+    rows = []
+    for lexelt in corpus.sample.lexelts:
+        annotated = [instance for instance in lexelt.instances if instance.answers]
+        if annotated:
+            rows.append((lexelt.item, *training_rows(corpus, annotated, groups)))
+    return rows
+
+
 def _fit_lexelt(job: tuple):
     """The estimator of one lexelt's ``(system, params, item, X, y, weights)``."""
     system, params, item, X, y, weights = job
@@ -75,12 +85,7 @@ def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
 
     ``params`` override the system's registered constructor parameters.
     """
-    groups = systems.get(system).feature_groups
-    jobs_input = []
-    for lexelt in corpus.sample.lexelts:
-        annotated = [instance for instance in lexelt.instances if instance.answers]
-        if annotated:
-            jobs_input.append((lexelt.item, *training_rows(corpus, annotated, groups)))
+    jobs_input = lexelt_rows(corpus, systems.get(system).feature_groups)
     if progress is None:
         progress = sys.stderr.isatty()
     bar = tqdm(total=len(jobs_input), desc=f"train {system}", unit="lexelt", disable=not progress,

@@ -1,0 +1,57 @@
+"""``bench/semcor.py --tune-combo-mixture`` on the miniature SemCor: stacking combo's members once
+and refitting only the combiner must give the combo that training fits with those parameters."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from wsd_classic.systems.combination import PARAMETER_BOUNDS, PARAMETERS
+from wsd_classic.tasks import allwords
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+import semcor  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
+
+SEMCOR = Path(__file__).parent / "fixtures" / "allwords_semcor"
+DEFAULTS = (-1.0, 2.0, 8.0, -10.0, 7.0, -8.0, 7.5)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+        yield allwords.prepare_training(SEMCOR, featurizer=semcor.TASK.featurizer(["combo"]))
+
+
+@pytest.fixture(scope="module")
+def stacked(data):
+    return semcor.stacked_combo(data, jobs=1)
+
+
+@pytest.mark.parametrize("shrinkage", [0.5, 10.0])
+def test_refitted_combiner_is_combos_own_training(data, stacked, shrinkage):
+    trained = allwords.train_system(
+        "combo", data, params={"default_params": DEFAULTS, "shrinkage": shrinkage})
+    refitted = semcor.combined(stacked, DEFAULTS, shrinkage, data.featurized.featurizer, 1)
+    assert set(refitted.models) == set(trained.models)
+    fitted = [item for item, (_, evidence) in stacked.items() if len(evidence[2])]
+    assert fitted, "the fixture must give some lexelt held-out evidence"
+    for item in refitted.models:
+        assert refitted.models[item].mixture_ == pytest.approx(trained.models[item].mixture_)
+        assert refitted.models[item].get_params() == trained.models[item].get_params()
+
+
+def test_infinite_shrinkage_keeps_the_defaults(data, stacked):
+    refitted = semcor.combined(stacked, DEFAULTS, np.inf, data.featurized.featurizer, 1)
+    assert all(model.mixture_ == pytest.approx(DEFAULTS) for model in refitted.models.values())
+
+
+def test_pooled_defaults_are_within_bounds_and_reproducible(stacked):
+    pooled = semcor.pooled_defaults(stacked)
+    assert len(pooled) == len(PARAMETERS)
+    assert all(low <= value <= high for value, (low, high) in zip(pooled, PARAMETER_BOUNDS))
+    assert semcor.pooled_defaults(stacked) == pooled
