@@ -9,7 +9,7 @@ its finished child processes (spaCy and joblib workers). The preprocessing cache
 Writes bench/results/semcor.json.
 
     python bench/semcor.py [--systems mfs,wn1,svm,dlist] [--datasets senseval2,senseval3,semeval2007]
-                           [--jobs 2] [--data-dir DIR] [--warm-cache]
+                           [--jobs 2] [--data-dir DIR] [--warm-cache] [--out FILE]
 
 ``--tune-context 0,1,2`` instead compares numbers of neighbouring sentences in the bag of words
 for svm: its accuracy on held-out SemCor files (every 5th file, trained on the others) and its F1
@@ -503,6 +503,8 @@ def main() -> int:
                         metavar=f"1..{HELD_OUT_EVERY}",
                         help="with --tune-svm or --tune-examples: average held-out accuracy "
                              "over this many disjoint sets of held-out files (default 1)")
+    parser.add_argument("--out", type=Path,
+                        help="the benchmark's results file (default bench/results/semcor.json)")
     parser.add_argument("--mfs-back-offs", action="store_true",
                         help="instead: mfs's F1 per back-off for lemmas SemCor never tagged")
     args = parser.parse_args()
@@ -521,7 +523,7 @@ def main() -> int:
         result, target = chosen[0](args), RESULTS / chosen[1]
         print(json.dumps(result, indent=2))
     else:
-        result, target = benchmark(args), RESULTS / "semcor.json"
+        result, target = benchmark(args), args.out or RESULTS / "semcor.json"
         print(summary(result))
     partial = target.with_name(target.name + ".partial")
     partial.write_text(json.dumps(result, indent=2) + "\n")

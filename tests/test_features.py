@@ -88,7 +88,7 @@ def test_a_table_made_on_two_worker_processes_equals_the_one_made_here(monkeypat
     from wsd_classic.features import featurizer as featurizer_module
     from wsd_classic.features.featurizer import Featurizer
 
-    monkeypatch.setattr(featurizer_module, "CHUNK_CONTEXTS", 2)  # five pieces of work
+    monkeypatch.setattr(featurizer_module, "PARALLEL_MIN_CONTEXTS", 2)
     docs = [replace(make_doc(target), id=f"d{number}", lexelt="bank.n")
             for number, target in enumerate([0, 1, 2, 3, 4, 5, 3, 2, 1])]
     featurizer = Featurizer(embedding=fixture_embedding())
