@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wsd_classic.errors import WsdError
-from wsd_classic.preprocess.document import has_letter
 from wsd_classic.features.weighted import Weighted
 from wsd_classic.features.word_vectors import VectorSettings, WordVectors
-from wsd_classic.preprocess.document import ProcessedInstance
+from wsd_classic.preprocess.document import ProcessedInstance, has_letter
 
 STRATEGIES = ("average", "fractional", "exponential")
 

@@ -28,7 +28,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-
 from wsd_classic import modelstore, systems
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
