@@ -86,7 +86,8 @@ def peak_memory_mb() -> dict[str, float]:
 def train_all(semcor_root: Path, names: list[str], models_root: Path, jobs: int) -> dict:
     trainable = [name for name in names if systems.get(name).estimator is not None]
     started = time.perf_counter()
-    data = allwords.prepare_training(semcor_root, featurizer=TASK.featurizer(trainable), jobs=jobs)
+    data = allwords.prepare_training(semcor_root, featurizer=TASK.featurizer_later(trainable),
+                                     jobs=jobs)
     report = {"prepare_seconds": time.perf_counter() - started, "info": data.info, "systems": {}}
     for name in trainable:
         started = time.perf_counter()

@@ -86,6 +86,7 @@ def tasks_read_fixture_vectors():
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(word_vectors, "obtain", lambda *args, **kwargs: fixture_vectors())
+        patch.setattr(word_vectors, "obtain_later", lambda *args, **kwargs: fixture_vectors)
         yield
 
 

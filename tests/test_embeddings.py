@@ -20,6 +20,9 @@ from wsd_classic.features.featurizer import ContextRule, Featurizer
 from wsd_classic.features.word_vectors import VectorSettings, WordVectors
 from wsd_classic.preprocess.document import ProcessedInstance
 
+# The real builders: conftest hands tasks the fixtures' vectors in their place.
+OBTAIN, OBTAIN_LATER = word_vectors.obtain, word_vectors.obtain_later
+
 TRAIN_IN_A_NEW_PROCESS = """
 import sys
 from wsd_classic.features import word_vectors
@@ -130,6 +133,58 @@ def test_a_featurizer_without_vectors_gives_no_embedding():
 def test_missing_corpora_for_the_vectors_are_named(tmp_path):
     with pytest.raises(WsdError, match="semcor"):
         word_vectors.cache_key(VectorSettings(), tmp_path)
+
+
+@pytest.fixture
+def tiny_vector_corpus(tmp_path, monkeypatch):
+    """The real builders on a tiny corpus, cached at the returned path."""
+    path = tmp_path / "cache" / "vectors.npz"
+    monkeypatch.setattr(word_vectors, "obtain", OBTAIN)
+    monkeypatch.setattr(word_vectors, "cache_path", lambda *args: path)
+    monkeypatch.setattr(word_vectors, "corpus_sentences",
+                        lambda data_dir: iter([["river", "bank", "water"], ["money", "bank"]] * 5))
+    return path
+
+
+TINY = VectorSettings(dimensions=4, min_count=1, epochs=2)
+
+
+def test_vectors_built_meanwhile_in_another_process_equal_those_built_here(tiny_vector_corpus,
+                                                                            monkeypatch):
+    train, builders = word_vectors.train, tiny_vector_corpus.parent.parent / "builders"
+
+    def train_noting_the_process(*args):
+        with builders.open("a") as note:
+            note.write(f"{os.getpid()}\n")
+        return train(*args)
+
+    monkeypatch.setattr(word_vectors, "train", train_noting_the_process)
+    later = OBTAIN_LATER(TINY)
+    built_meanwhile = later()
+    assert tiny_vector_corpus.is_file()
+    assert builders.read_text().split() != [str(os.getpid())]
+    monkeypatch.setattr(word_vectors, "train", train)
+    tiny_vector_corpus.unlink()
+    assert built_meanwhile.identity == OBTAIN(TINY).identity
+
+    def no_fork(*args):
+        raise AssertionError("cached vectors are loaded, not built")
+
+    monkeypatch.setattr(word_vectors.multiprocessing, "get_context", no_fork)
+    assert OBTAIN_LATER(TINY)().identity == built_meanwhile.identity
+
+
+def test_a_failing_builder_is_quiet_and_the_waiting_process_says_why(tiny_vector_corpus,
+                                                                     monkeypatch, capfd):
+    def unreadable(data_dir):
+        raise WsdError("unreadable corpus", "semcor.xml", 3)
+
+    monkeypatch.setattr(word_vectors, "corpus_sentences", unreadable)
+    later = OBTAIN_LATER(TINY)
+    with pytest.raises(WsdError, match="unreadable corpus"):
+        later()
+    assert "Traceback" not in capfd.readouterr().err
+    assert not tiny_vector_corpus.exists()
 
 
 def test_an_svm_model_with_embeddings_tags_without_the_data_directory(tiny_models, tmp_path,

@@ -15,12 +15,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import multiprocessing
 import os
 import re
+import signal
 import sys
 import time
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -173,6 +175,44 @@ def obtain(vector_settings: VectorSettings = VectorSettings(),
     print(f"word vectors: {len(vectors.words):,} words x {vectors.dimensions} saved to {path} "
           f"({time.perf_counter() - started:.0f} s)", file=log, flush=True)
     return vectors
+
+
+def obtain_later(vector_settings: VectorSettings = VectorSettings(),
+                 data_dir: str | os.PathLike | None = None,
+                 log=sys.stderr) -> Callable[[], WordVectors]:
+    """``obtain``'s vectors, built meanwhile in a forked process when they are not cached; call
+    the result to wait for them. word2vec trains on one core, so a run reads and analyses its
+    corpora on the others in the meantime. Missing corpora are reported here, at once."""
+    path = cache_path(vector_settings, data_dir)
+    if path.is_file():
+        return functools.partial(load, path)
+    builder = multiprocessing.get_context("fork").Process(
+        target=_build, args=(vector_settings, data_dir, log), daemon=True)
+    builder.start()
+
+    def result() -> WordVectors:
+        try:
+            builder.join()
+        finally:  # interrupted: the builder goes too, and its unfinished file with it
+            if builder.is_alive():
+                builder.terminate()
+                builder.join()
+        if path.is_file():
+            return load(path)
+        # The builder failed: building here says why, as ``obtain`` always does.
+        return obtain(vector_settings, data_dir, log)
+
+    return result
+
+
+def _build(vector_settings: VectorSettings, data_dir, log) -> None:
+    """The forked builder of ``obtain_later``: quiet on failure and on Ctrl-C, which the waiting
+    process reports."""
+    signal.signal(signal.SIGINT, lambda signal_number, frame: os._exit(1))
+    try:
+        obtain(vector_settings, data_dir, log)
+    except BaseException:
+        os._exit(1)
 
 
 def save(vectors: WordVectors, path: Path) -> None:

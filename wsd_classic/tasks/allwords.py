@@ -38,6 +38,7 @@ from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.systems import BackOff
 from wsd_classic.systems.first_sense import wordnet_senses
 from wsd_classic.preprocess import sentences
+from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.tasks import catalogue, engine, staging
 from wsd_classic.corpora.allwords import (
     AllWordsCorpus, Target, read_raganato_corpus, read_semcor_corpus)
@@ -87,9 +88,11 @@ def as_lexical_sample(corpus: AllWordsCorpus, targets: Iterable[Target]) -> Lexi
 
 def featurize(corpus: AllWordsCorpus, sample: LexicalSample, featurizer: Featurizer,
               needs_features: Callable[[Target], bool], jobs: int = 1,
-              progress: bool | None = None, description: str = "spaCy") -> FeaturizedCorpus:
+              progress: bool | None = None, description: str = "spaCy",
+              analyses: list[ProcessedInstance] | None = None) -> FeaturizedCorpus:
     """Features of the targets ``needs_features`` selects, each in the context ``featurizer``'s
-    rule gives it; the others get none."""
+    rule gives it; the others get none. ``analyses``: the corpus's (``sentences.analyse``),
+    made here when None and needed."""
     no_features = {group: () for group in featurizer.groups}
     table = {instance.id: no_features for instance in sample.instances()}
 
@@ -98,7 +101,8 @@ def featurize(corpus: AllWordsCorpus, sample: LexicalSample, featurizer: Featuri
 
     if not any(map(selected, corpus.targets)):
         return FeaturizedCorpus(sample, table, featurizer)
-    analyses = sentences.analyse(corpus, jobs, progress, description)
+    if analyses is None:
+        analyses = sentences.analyse(corpus, jobs, progress, description)
     docs = sentences.contexts(corpus, analyses, featurizer.context.sentences or 0, selected)
     table.update(featurizer.table(docs, jobs, progress))
     return FeaturizedCorpus(sample, table, featurizer)
@@ -127,30 +131,41 @@ class TrainingData:
 
 
 def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_features: bool = True,
-                     with_examples: bool = True, featurizer: Featurizer | None = None,
+                     with_examples: bool = True,
+                     featurizer: Featurizer | Callable[[], Featurizer] | None = None,
                      jobs: int = 1, progress: bool | None = None) -> TrainingData:
     """Read SemCor and featurize the targets of its lexelts with two senses or more, and
-    WordNet's examples of those lexelts (with ``with_features`` and ``with_examples``);
-    ``featurizer`` defaults to the semcor task's (its svm's word vectors included)."""
+    WordNet's examples of those lexelts (with ``with_features`` and ``with_examples``).
+    ``featurizer`` (the semcor task's when None, its svm's word vectors included) may be a
+    callable that makes it, called once the texts are analysed: ``Task.featurizer_later``'s,
+    whose word vectors build meanwhile."""
     parts = tuple(parts)
-    featurizer = featurizer or catalogue.SEMCOR.featurizer(catalogue.SEMCOR.systems)
+    featurizer = featurizer or catalogue.SEMCOR.featurizer_later(catalogue.SEMCOR.systems)
     corpus = read_semcor_corpus(semcor_root, parts)
     senses: dict[str, set[str]] = defaultdict(set)
     for target in corpus.targets:
         senses[target.lexelt].update(target.keys)
     multi_sense = {lexelt for lexelt, keys in senses.items() if len(keys) >= 2}
     sample = as_lexical_sample(corpus, corpus.targets)
+    analyses = examples_corpus = examples_analyses = None
+    if with_features:
+        analyses = sentences.analyse(corpus, jobs, progress, "spaCy (SemCor)")
+        if with_examples:
+            examples_corpus = read_wordnet_examples(multi_sense)
+            examples_analyses = sentences.analyse(examples_corpus, jobs, progress,
+                                                  "spaCy (WordNet examples)")
+    if not isinstance(featurizer, Featurizer):
+        featurizer = featurizer()
     featurized = featurize(
         corpus, sample, featurizer,
         (lambda target: target.lexelt in multi_sense) if with_features else (lambda target: False),
-        jobs, progress, "spaCy (SemCor)")
+        jobs, progress, analyses=analyses)
     examples = None
-    if with_features and with_examples:
-        examples_corpus = read_wordnet_examples(multi_sense)
+    if examples_corpus is not None:
         examples = featurize(examples_corpus,
                              as_lexical_sample(examples_corpus, examples_corpus.targets),
                              featurizer, lambda target: True, jobs, progress,
-                             "spaCy (WordNet examples)")
+                             analyses=examples_analyses)
     info = {"training": "SemCor 3.0", "parts": list(parts),
             "training_sha256": registry.tree_sha256(
                 Path(semcor_root), tuple(f"{part}/tagfiles" for part in parts)),
@@ -196,7 +211,7 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
         data = prepare_training(
             semcor_root, with_features=with_features, jobs=jobs,
             with_examples=any(name in task.wordnet_examples for name in trainable),
-            featurizer=task.featurizer(trainable, data_dir))
+            featurizer=task.featurizer_later(trainable, data_dir))
     info = data.info
     lines = [f"SemCor ({', '.join(info['parts'])}): {len(data.corpus.sentences):,} sentences, "
              f"{info['targets']:,} sense-tagged words in {info['lexelts']:,} lexelts "

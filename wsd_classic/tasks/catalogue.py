@@ -7,7 +7,9 @@ systems and the system parameters its own cross-validation chose. Adding a task 
 """
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,12 +74,19 @@ class Task:
     def featurizer(self, names, data_dir: str | os.PathLike | None = None) -> Featurizer:
         """The featurizer that systems ``names`` train with: the task's word vectors, built
         and cached on first need, when one of them reads embeddings."""
-        embedding = None
-        if self.embedding is not None and any(
+        return self.featurizer_later(names, data_dir)()
+
+    def featurizer_later(self, names,
+                         data_dir: str | os.PathLike | None = None) -> Callable[[], Featurizer]:
+        """``featurizer``, made when the result is called; word vectors it needs and the cache
+        lacks are built meanwhile (``word_vectors.obtain_later``), while the corpora are read
+        and analysed."""
+        if self.embedding is None or not any(
                 "emb" in systems.get(name).feature_groups for name in names):
-            embedding = ContextEmbedding(
-                self.embedding, word_vectors.obtain(self.embedding.vectors, data_dir))
-        return Featurizer(self.context, embedding=embedding)
+            return functools.partial(Featurizer, self.context)
+        vectors = word_vectors.obtain_later(self.embedding.vectors, data_dir)
+        return lambda: Featurizer(self.context,
+                                  embedding=ContextEmbedding(self.embedding, vectors()))
 
     def check_systems(self, names) -> list[str]:
         return systems.check_systems(names, self.systems + self.on_request, self.name)

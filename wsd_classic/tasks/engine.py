@@ -20,6 +20,7 @@ from wsd_classic.errors import WsdError
 from wsd_classic.features.featurizer import Featurizer, row
 from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.preprocess.cache import processed
+from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.systems import BackOff
 from wsd_classic.systems.first_sense import rank
 from wsd_classic.tasks.catalogue import LEXICAL_SAMPLE
@@ -39,10 +40,18 @@ class FeaturizedCorpus:
         return [row(self.features[instance.id], groups) for instance in instances]
 
 
+def analyse(sample: LexicalSample, jobs: int = 1,
+            description: str = "spaCy") -> list[ProcessedInstance]:
+    """spaCy's analyses of a lexical sample's instances, each in the context it comes with."""
+    return processed(list(sample.instances()), jobs=jobs, description=description)
+
+
 def featurize(sample: LexicalSample, featurizer: Featurizer = Featurizer(), jobs: int = 1,
-              description: str = "spaCy") -> FeaturizedCorpus:
-    """Features of a lexical sample's instances, each in the context it comes with."""
-    docs = processed(list(sample.instances()), jobs=jobs, description=description)
+              description: str = "spaCy",
+              docs: list[ProcessedInstance] | None = None) -> FeaturizedCorpus:
+    """Features of a lexical sample's instances, from their analyses ``docs`` (``analyse``'s,
+    made here when None)."""
+    docs = analyse(sample, jobs, description) if docs is None else docs
     return FeaturizedCorpus(sample, featurizer.table(docs, jobs), featurizer)
 
 

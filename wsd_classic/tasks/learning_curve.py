@@ -27,7 +27,8 @@ from wsd_classic.report.learning_curve import (FILENAME, CurvePoint, LearningCur
                                                write_learning_curve)
 from wsd_classic.scoring import scorer2
 from wsd_classic.tasks import engine
-from wsd_classic.tasks.lexical_sample_run import TaskRun, test_side, usable_systems
+from wsd_classic.tasks.lexical_sample_run import (TaskRun, featurize_sides, test_side,
+                                                  usable_systems)
 from wsd_classic.tasks.timing import StageTimer
 
 DEFAULT_FRACTIONS = (0.1, 0.25, 0.5, 0.75, 1.0)
@@ -90,16 +91,15 @@ def execute(run: TaskRun, chosen: list[str], fractions: tuple[float, ...], resul
     if not chosen:
         raise WsdError("no system to train: the sense ids are not WordNet keys, which "
                        f"{', '.join(skipped)} need", run.train_path)
-    featurizer = run.task.featurizer(chosen, run.data_dir)
-    with timer.stage("preprocess"):
-        train_corpus = engine.featurize(train_sample, featurizer, jobs, "spaCy (train)")
-        test_corpus = engine.featurize(test_sample, featurizer, jobs, "spaCy (test)")
+    train_corpus, test_corpus = featurize_sides(run, chosen, train_sample, test_sample, jobs,
+                                                timer)
     points = []
     subsamples = nested_subsamples(train_sample, fractions)
     progress = tqdm(total=len(fractions) * len(chosen), desc="learning curve", unit="model",
                     file=sys.stderr, disable=not sys.stderr.isatty())
     for fraction, subsample in subsamples.items():
-        corpus = engine.FeaturizedCorpus(subsample, train_corpus.features, featurizer)
+        corpus = engine.FeaturizedCorpus(subsample, train_corpus.features,
+                                         train_corpus.featurizer)
         for name in chosen:
             with timer.stage("train"):
                 trained = engine.train(name, corpus, run.name, jobs, progress=False,

@@ -18,6 +18,7 @@ from wsd_classic.report import table
 from wsd_classic.scoring.lexsample import lexsample_scores
 from wsd_classic.tasks import engine, staging
 from wsd_classic.tasks.catalogue import Task
+from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.staging import previous_scores
 from wsd_classic.tasks.timing import StageTimer
 
@@ -105,6 +106,22 @@ def stratified_split(sample: LexicalSample, ratio: tuple[int, int], seed: int):
     return LexicalSample(train_part, sample.source), LexicalSample(test_part, sample.source)
 
 
+def featurize_sides(run: TaskRun, chosen: list[str], train_sample: LexicalSample,
+                    test_sample: LexicalSample, jobs: int,
+                    timer: StageTimer) -> tuple[FeaturizedCorpus, FeaturizedCorpus]:
+    """Both sides' features for systems ``chosen``; word vectors not yet cached are built
+    meanwhile, while spaCy analyses the contexts."""
+    make_featurizer = run.task.featurizer_later(chosen, run.data_dir)
+    with timer.stage("preprocess"):
+        docs = [engine.analyse(sample, jobs, f"spaCy ({side})")
+                for side, sample in (("train", train_sample), ("test", test_sample))]
+    with timer.stage("vectors"):  # built once, then read from the cache
+        featurizer = make_featurizer()
+    with timer.stage("preprocess"):
+        return (engine.featurize(train_sample, featurizer, jobs, docs=docs[0]),
+                engine.featurize(test_sample, featurizer, jobs, docs=docs[1]))
+
+
 def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Path,
             jobs: int) -> str:
     """Run the whole job; returns the printable report (table, notes, timings).
@@ -128,11 +145,8 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
     chosen, skipped = usable_systems(chosen, train_sample)
     if skipped:
         notes.append(f"skipped {', '.join(skipped)}: the sense ids are not WordNet keys")
-    with timer.stage("vectors"):  # built once, then read from the cache
-        featurizer = run.task.featurizer(chosen, run.data_dir)
-    with timer.stage("preprocess"):
-        train_corpus = engine.featurize(train_sample, featurizer, jobs, "spaCy (train)")
-        test_corpus = engine.featurize(test_sample, featurizer, jobs, "spaCy (test)")
+    train_corpus, test_corpus = featurize_sides(run, chosen, train_sample, test_sample, jobs,
+                                                timer)
     models_dir, out_dir = Path(models_root) / run.name, Path(results_root) / run.name
     with staging.exclusive(models_root, run.name), staging.exclusive(results_root, run.name), \
             staging.staged_directory(models_dir) as model_stage, \
