@@ -55,20 +55,27 @@ def test_the_ctrl_c_handler_is_given_back():
     assert signal.getsignal(signal.SIGINT) is before
 
 
-def _wordnet_readers_open(item):
+def _wordnet_files_open(item):
     from wsd_classic import wordnet
 
-    return wordnet.wordnet.cache_info().currsize
+    reader = wordnet.wordnet()
+    return (id(reader), len(reader._data_file_map), reader._key_synset_file is not None,
+            reader._key_count_file is not None)
 
 
-def test_a_worker_opens_wordnet_itself_rather_than_sharing_its_parents_files():
+def test_a_worker_opens_wordnet_files_itself_rather_than_sharing_its_parents():
     # NLTK reads WordNet by seek and readline: workers sharing the parent's open files (one
-    # offset) read each other's lines, which once gave Lesk different glosses run to run.
+    # offset) read each other's lines, which once gave Lesk different glosses run to run. The
+    # reader itself, seconds to build, is the parent's.
     from wsd_classic import wordnet
 
-    wordnet.wordnet()
-    assert list(workers.in_workers(_wordnet_readers_open, [0, 1], processes=2)) == [0, 0]
-    assert wordnet.wordnet.cache_info().currsize == 1
+    reader = wordnet.wordnet()
+    assert reader.lemma_from_key("chair%1:06:00::").count() > 0  # opens all three kinds
+    opened_here = _wordnet_files_open(0)
+    assert opened_here[1] > 0 and opened_here[2:] == (True, True)
+    assert list(workers.in_workers(_wordnet_files_open, [0, 1], processes=2)) == [
+        (id(reader), 0, False, False)] * 2
+    assert _wordnet_files_open(0) == opened_here
     lesk_keys = ["chair%1:06:00::", "easy_chair%1:06:00::", "chair%1:04:00::"] * 20
     from_workers = list(workers.in_workers(_gloss_words, lesk_keys, processes=2))
     assert from_workers == [_gloss_words(key) for key in lesk_keys]

@@ -116,9 +116,17 @@ def wordnet():
     return reader
 
 
-# A forked worker must not share its parent's open WordNet files: NLTK reads them by seek and
-# readline, so two processes moving one shared file offset read each other's lines.
-os.register_at_fork(after_in_child=wordnet.cache_clear)
+def _open_files_afresh() -> None:
+    """A forked worker must not share its parent's open WordNet files: NLTK reads them by seek
+    and readline, so two processes moving one shared file offset read each other's lines. It
+    keeps the parent's reader, whose indexes take seconds to build, and opens its own files."""
+    if wordnet.cache_info().currsize:
+        reader = wordnet()
+        reader._data_file_map = {}
+        reader._key_count_file = reader._key_synset_file = None
+
+
+os.register_at_fork(after_in_child=_open_files_afresh)
 
 
 # The synset-type digit of a sense key (``jury%1:14:00::``): WordNet's part of speech, adjective

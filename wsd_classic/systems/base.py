@@ -35,6 +35,11 @@ class SenseClassifier(ClassifierMixin, BaseEstimator):
     state_fields: tuple[str, ...] = ()
     state_arrays: tuple[str, ...] = ()
 
+    @classmethod
+    def load_resources(cls) -> None:
+        """Load what fitting reads besides its rows, before the training workers fork and
+        share it; each would otherwise load it again."""
+
     def predict(self, X) -> np.ndarray:
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
 

@@ -147,6 +147,11 @@ class Combination(SenseClassifier):
         self.member_params = member_params
         self.random_state = random_state
 
+    @classmethod
+    def load_resources(cls) -> None:
+        for estimator in MEMBERS.values():
+            estimator.load_resources()
+
     def _member_names(self, senses) -> list[str]:
         return [name for name in MEMBERS if name not in WORDNET_MEMBERS or wordnet_keys(senses)]
 

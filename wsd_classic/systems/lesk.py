@@ -14,6 +14,7 @@ import re
 import numpy as np
 
 from wsd_classic import wordnet
+from wsd_classic.errors import WsdError
 from wsd_classic.systems.base import SenseClassifier, build_vocabulary
 
 BOW_PREFIX = "bow="
@@ -50,6 +51,14 @@ class Lesk(SenseClassifier):
 
     def __init__(self, use_corpus: bool = False):
         self.use_corpus = use_corpus
+
+    @classmethod
+    def load_resources(cls) -> None:
+        """NLTK's WordNet reader, which takes seconds to index WordNet when first made."""
+        try:
+            wordnet.wordnet()
+        except WsdError:
+            pass  # a fit that needs it says so; corpora whose senses are not WordNet's do not
 
     def fit(self, X, y, sample_weight=None):
         self.prior_ = self._prior(y, sample_weight)
