@@ -18,6 +18,19 @@ def test_results_come_in_the_order_of_the_items():
         number * number for number in range(20)]
 
 
+def _in_process(item):
+    return item, os.getpid()
+
+
+def test_many_items_go_in_batches_and_come_back_in_order():
+    items = range(2 * workers.BATCHES_PER_PROCESS * 5)  # batches of 5
+    results = list(workers.in_workers(_in_process, items, processes=2))
+    assert [item for item, _ in results] == list(items)
+    batches = [{pid for _, pid in results[start:start + 5]}
+               for start in range(0, len(results), 5)]
+    assert all(len(pids) == 1 for pids in batches)  # each batch is one worker's
+
+
 def test_an_error_in_a_worker_reaches_this_process():
     with pytest.raises(WsdError, match="negative: -1"):
         list(workers.in_workers(_checked, [1, -1, 2], processes=2))

@@ -20,6 +20,10 @@ from wsd_classic.errors import WsdError
 
 # How long a broken pool waits for this process's own Ctrl-C before it is an error.
 WORKER_EXIT_GRACE_SECONDS = 1.0
+# Items go to the workers in this many batches per process at most: one round trip per item
+# cost 4.3 s for SemCor's 22,436 lexelts against 0.2 s in batches, and batches this small
+# still even out lexelts of very different sizes.
+BATCHES_PER_PROCESS = 64
 
 
 def in_workers(function: Callable, items: Sequence, processes: int) -> Iterator:
@@ -32,7 +36,8 @@ def in_workers(function: Callable, items: Sequence, processes: int) -> Iterator:
         pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
                                    initializer=_one_blas_thread)
         try:
-            yield from pool.map(function, items)
+            yield from pool.map(function, items,
+                                chunksize=max(1, len(items) // (processes * BATCHES_PER_PROCESS)))
         except BrokenProcessPool as error:
             raise worker_loss(ctrl_c, "a worker process ended unexpectedly") from error
         finally:
