@@ -12,14 +12,13 @@ from typing import Sequence
 
 import numpy as np
 
-from wsd_classic.features.weighted import binary_names
 
 SAT_PREFIX = "syn:sat="
 
 
-def particles(features: Sequence[str]) -> tuple[str, ...]:
-    return tuple(sorted(name[len(SAT_PREFIX):] for name in binary_names(features)
-                        if name.startswith(SAT_PREFIX)))
+def particles(features: Sequence) -> tuple[str, ...]:
+    return tuple(sorted(name[len(SAT_PREFIX):] for name in features
+                        if isinstance(name, str) and name.startswith(SAT_PREFIX)))
 
 
 def senses_seen_without_particles(X, y) -> list[str]:

@@ -163,10 +163,13 @@ class Combination(SenseClassifier):
     def _used(self) -> np.ndarray:
         return np.isin(EVIDENCE, self.components())
 
-    def _fit_member(self, name: str, X, y, weights):
-        estimator = MEMBERS[name]
-        return estimator(**self.member_params_[name]).fit(
-            [select_groups(row, estimator.feature_groups) for row in X], y, sample_weight=weights)
+    def _member_rows(self, X) -> dict[str, list]:
+        """Each member's rows: its own groups' features of ``X``."""
+        return {name: [select_groups(row, MEMBERS[name].feature_groups) for row in X]
+                for name in self.members_}
+
+    def _fit_member(self, name: str, rows, y, weights):
+        return MEMBERS[name](**self.member_params_[name]).fit(rows, y, sample_weight=weights)
 
     def fit(self, X, y, sample_weight=None):
         evidence, allowed, truth, weights = self.fit_members(X, y, sample_weight)
@@ -194,18 +197,24 @@ class Combination(SenseClassifier):
                                for name in self.members_}
         groups = np.unique([" ".join(sorted(set(binary_names(row)))) for row in X],
                            return_inverse=True)[1]
+        member_rows = self._member_rows(X)
         held_out = np.zeros((len(y), len(self.classes_), len(EVIDENCE)))
         if groups.max() + 1 >= self.folds:
             folds = GroupKFold(self.folds, shuffle=True, random_state=self.random_state)
             for train, test in folds.split(X, y, groups):
                 fold_prior = self._prior_of(y[train], weights[train])
-                models = {name: self._fit_member(name, [X[i] for i in train], y[train],
-                                                 weights[train]) for name in self.members_}
-                held_out[test] = self._evidence([X[i] for i in test], models, fold_prior)
+                models = {name: self._fit_member(name, [rows[i] for i in train], y[train],
+                                                 weights[train])
+                          for name, rows in member_rows.items()}
+                held_out[test] = self._evidence(
+                    [X[i] for i in test], {name: [rows[i] for i in test]
+                                           for name, rows in member_rows.items()},
+                    models, fold_prior)
             scored = np.arange(len(y))
         else:
             scored = np.arange(0)
-        self.models_ = {name: self._fit_member(name, X, y, weights) for name in self.members_}
+        self.models_ = {name: self._fit_member(name, rows, y, weights)
+                        for name, rows in member_rows.items()}
         allowed = candidates.allowed_mask(X, self.classes_, self.plain_senses_)
         return (held_out[scored], allowed[scored], np.searchsorted(self.classes_, y[scored]),
                 weights[scored])
@@ -229,14 +238,15 @@ class Combination(SenseClassifier):
                              minlength=len(self.classes_))
         return counts / counts.sum()
 
-    def _evidence(self, X, models: dict, prior: np.ndarray) -> np.ndarray:
+    def _evidence(self, X, member_rows: dict[str, list], models: dict,
+                  prior: np.ndarray) -> np.ndarray:
         """Instances x senses x ``EVIDENCE``: the svm's decision values (-inf for senses it
         lacks), the other members' probabilities (0 for senses they lack), ``prior`` and the
         gloss similarities."""
         evidence = np.zeros((len(X), len(self.classes_), len(EVIDENCE)))
         evidence[:, :, 0] = -np.inf
         for name, model in models.items():
-            rows = [select_groups(row, MEMBERS[name].feature_groups) for row in X]
+            rows = member_rows[name]
             values = model.decision_function(rows) if name == "svm" else model.predict_proba(rows)
             columns = np.searchsorted(self.classes_, model.classes_)
             evidence[:, columns, EVIDENCE.index(name)] = values
@@ -248,8 +258,8 @@ class Combination(SenseClassifier):
         if len(self.classes_) == 1:
             return np.ones((len(X), 1))
         allowed = candidates.allowed_mask(X, self.classes_, self.plain_senses_)
-        return mixture(self._evidence(X, self.models_, self.prior_), allowed,
-                       np.asarray(self.mixture_), self._used())
+        evidence = self._evidence(X, self._member_rows(X), self.models_, self.prior_)
+        return mixture(evidence, allowed, np.asarray(self.mixture_), self._used())
 
     def get_state(self) -> tuple[dict, dict[str, np.ndarray]]:
         meta, arrays = super().get_state()
