@@ -20,10 +20,14 @@ averages its held-out accuracy over the five disjoint sets of every 5th file.
 ``--tune-examples [svm|dlist]`` compares the system trained without and with WordNet's examples
 (bench/results/semcor_svm_examples.json). ``--tune-emb exponential:10:1:0,...`` does it for
 svm's embedding features, each setting ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES`` on the task's
-word vectors (bench/results/semcor_emb.json, one row added per setting).
+word vectors (bench/results/semcor_emb.json, one row added per setting). ``--tune-scale
+gloss=1,4`` (or ``emb=...``) does it for the scale of one real-valued group, the corpus analysed
+once and the group's values rescaled (bench/results/semcor_<group>_scale.json).
 
 ``--tune-combo`` compares svm, combo and combo answering unseen senses from their gloss evidence
-the same way (bench/results/semcor_combo.json). ``--tune-combo-mixture 1,10,inf`` compares
+the same way (bench/results/semcor_combo.json); ``--tune-combo-unseen`` compares the two
+combos on the lexelts where they differ only (a candidate no training instance shows), as a
+difference in right answers (bench/results/semcor_combo_unseen.json). ``--tune-combo-mixture 1,10,inf`` compares
 combo's registered mixture defaults (fitted on SENSEVAL-2) with defaults pooled over SemCor's
 held-out evidence, per shrinkage: the members are stacked once per training set and only the
 combiner refitted (bench/results/semcor_combo_mixture.json).
