@@ -27,8 +27,10 @@ once and the group's values rescaled (bench/results/semcor_<group>_scale.json).
 ``--tune-combo`` compares svm, combo and combo answering unseen senses from their gloss evidence
 the same way (bench/results/semcor_combo.json); ``--tune-combo-unseen`` compares the two
 combos on the lexelts where they differ only (a candidate no training instance shows), as a
-difference in right answers (bench/results/semcor_combo_unseen.json). ``--tune-combo-mixture 1,10,inf`` compares
-combo's registered mixture defaults (fitted on SENSEVAL-2) with defaults pooled over SemCor's
+difference in right answers (bench/results/semcor_combo_unseen.json); ``--tune-prior`` counts,
+where svm answers its training sense distribution, the right answers of that distribution with
+and without WordNet's examples counted (bench/results/semcor_svm_prior.json).
+``--tune-combo-mixture 1,10,inf`` compares combo's registered mixture defaults (fitted on SENSEVAL-2) with defaults pooled over SemCor's
 held-out evidence, per shrinkage: the members are stacked once per training set and only the
 combiner refitted (bench/results/semcor_combo_mixture.json).
 
@@ -40,6 +42,7 @@ published MFS: it explains the published baseline, and chooses nothing
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 import copy
 import dataclasses
 import json
@@ -63,6 +66,8 @@ from wsd_classic.systems.combination import PARAMETERS  # noqa: E402
 from wsd_classic.workers import in_workers  # noqa: E402
 from wsd_classic.corpora import registry  # noqa: E402
 from wsd_classic.corpora.model import LexicalSample  # noqa: E402
+from wsd_classic.corpora.wordnet_examples import read_wordnet_examples  # noqa: E402
+from wsd_classic.systems.first_sense import wordnet_senses  # noqa: E402
 from wsd_classic.corpora.raganato import read_raganato_key  # noqa: E402
 from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE  # noqa: E402
 from wsd_classic.scoring.raganato import score_raganato  # noqa: E402
@@ -388,8 +393,8 @@ def restricted(data: allwords.TrainingData, lexelts: set[str]) -> allwords.Train
 def tune_combo_unseen(args) -> dict:
     """combo against combo answering unseen senses from their gloss evidence, trained and
     scored only on the lexelts where the two differ (every other lexelt's model is the same):
-    the difference in right answers on the held-out SemCor files (first set) and on the
-    development set, and what it makes of the whole held-out accuracy and development F1."""
+    their right answers on the held-out SemCor files (first set) and on the development set,
+    and the difference as a share of all the targets."""
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)[0]
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
                                      featurizer=TASK.featurizer(["combo"], args.data_dir),
@@ -421,6 +426,58 @@ def tune_combo_unseen(args) -> dict:
                                  - figures["right"]["combo"]) / len(corpus.targets)
     return {**tuning_result("unseen_senses", stages, "combo"), "folds": 1,
             "parameters": settings["combo"], "wordnet_examples": len(data.examples.sample)}
+
+
+def sense_counts(sample: LexicalSample) -> dict[str, Counter]:
+    """Each lexelt's training weight per sense (an instance with n tags gives each 1/n)."""
+    counts: dict[str, Counter] = {}
+    for lexelt in sample.lexelts:
+        counter = counts[lexelt.item] = Counter()
+        for instance in lexelt.instances:
+            tags = set(instance.answers)
+            for tag in tags:
+                counter[tag] += 1 / len(tags)
+    return counts
+
+
+def tune_prior(args) -> dict:
+    """Where svm answers its training sense distribution (a lexelt with less training weight
+    than its ``min_instances``, WordNet's examples counted), that distribution as trained
+    (SemCor's tags and the examples) against SemCor's tags alone: right answers on the targets
+    of those lexelts in the held-out SemCor files (first set) and the development set. Counting
+    only, the answer chosen as ``engine.decide`` does; no svm is trained."""
+    development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)[0]
+    data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
+                                     with_features=False, jobs=args.jobs)
+    examples_corpus = read_wordnet_examples(
+        {item for item, senses in sense_counts(data.featurized.sample).items() if len(senses) >= 2})
+    examples = sense_counts(allwords.as_lexical_sample(examples_corpus, examples_corpus.targets))
+    minimum = TASK.system_params("svm")["min_instances"]
+    back_off = systems.get("svm").back_off
+    subset, testing = held_out_split(data, 0)
+    gold = read_raganato_key(development.gold)
+    development_targets = read_raganato_corpus(development.data).targets
+    stages = {}
+    for stage, training, targets, right in (
+            ("held_out_semcor", subset, testing, lambda key, target: key in target.keys),
+            ("development", data, development_targets,
+             lambda key, target: key in gold[target.id])):
+        semcor_counts = sense_counts(training.featurized.sample)
+        trained_counts = {item: counts + examples.get(item, Counter())
+                          for item, counts in semcor_counts.items()}
+        answered = [target for target in targets if target.lexelt in trained_counts
+                    and sum(trained_counts[target.lexelt].values()) < minimum]
+        figures = stages[stage] = {"targets": len(targets), "answered_by_counts": len(answered),
+                                   "right": {}}
+        for label, counts in (("semcor and wordnet examples", trained_counts),
+                              ("semcor only", semcor_counts)):
+            figures["right"][label] = sum(right(engine.decide(
+                wordnet_senses(target.lemma, target.pos), dict(counts[target.lexelt]),
+                back_off)[0][0][0], target) for target in answered)
+        figures["difference"] = (figures["right"]["semcor only"] - figures["right"][
+            "semcor and wordnet examples"]) / len(targets)
+        print(f"{stage}: {figures}", file=sys.stderr, flush=True)
+    return {**tuning_result("prior", stages), "min_instances": minimum}
 
 
 # Rows of held-out evidence the pooled mixture is fitted on: a seeded sample, since the pooled
@@ -620,6 +677,9 @@ def main() -> int:
     parser.add_argument("--tune-combo", action="store_true",
                         help="instead: svm beside combo (and combo answering unseen senses), "
                              "held-out and development scores")
+    parser.add_argument("--tune-prior", action="store_true",
+                        help="instead: where svm answers its training distribution, that "
+                             "distribution with and without WordNet's examples counted")
     parser.add_argument("--tune-combo-unseen", action="store_true",
                         help="instead: combo without and with answering unseen senses, trained "
                              "and scored on the lexelts where they differ")
@@ -646,6 +706,7 @@ def main() -> int:
                 if args.tune_scale else None),
                (args.tune_combo, tune_combo, "semcor_combo.json"),
                (args.tune_combo_unseen, tune_combo_unseen, "semcor_combo_unseen.json"),
+               (args.tune_prior, tune_prior, "semcor_svm_prior.json"),
                (args.tune_combo_mixture, tune_combo_mixture, "semcor_combo_mixture.json"),
                (args.mfs_back_offs, mfs_back_offs, "semcor_mfs.json"),
                (args.tune_emb, tune_embeddings, "semcor_emb.json")]

@@ -84,3 +84,14 @@ def test_lexelts_with_unseen_candidates_are_where_unseen_senses_change_combo(dat
     assert unseen == changed
     assert semcor.restricted(data, unseen).featurized.sample.lexelts == [
         lexelt for lexelt in data.featurized.sample.lexelts if lexelt.item in unseen]
+
+
+def test_sense_counts_split_an_instances_weight_over_its_distinct_tags():
+    from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
+
+    def instance(number, *answers):
+        return Instance(f"bank.n.{number}", "bank.n", "the bank", (4, 8), answers=answers)
+
+    sample = LexicalSample([Lexelt("bank.n", [instance(1, "river"), instance(2, "river", "money"),
+                                              instance(3, "money", "money")])], "test")
+    assert semcor.sense_counts(sample) == {"bank.n": {"river": 1.5, "money": 1.5}}
