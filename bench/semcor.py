@@ -20,11 +20,17 @@ averages its held-out accuracy over the five disjoint sets of every 5th file.
 ``--tune-examples [svm|dlist]`` compares the system trained without and with WordNet's examples
 (bench/results/semcor_svm_examples.json). ``--tune-emb exponential:10:1:0,...`` does it for
 svm's embedding features, each setting ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES`` on the task's
-word vectors (bench/results/semcor_emb.json, one row added per setting).
+word vectors (bench/results/semcor_emb.json, one row added per setting). ``--tune-scale
+gloss=1,4`` (or ``emb=...``) does it for the scale of one real-valued group, the corpus analysed
+once and the group's values rescaled (bench/results/semcor_<group>_scale.json).
 
 ``--tune-combo`` compares svm, combo and combo answering unseen senses from their gloss evidence
-the same way (bench/results/semcor_combo.json). ``--tune-combo-mixture 1,10,inf`` compares
-combo's registered mixture defaults (fitted on SENSEVAL-2) with defaults pooled over SemCor's
+the same way (bench/results/semcor_combo.json); ``--tune-combo-unseen`` compares the two
+combos on the lexelts where they differ only (a candidate no training instance shows), as a
+difference in right answers (bench/results/semcor_combo_unseen.json); ``--tune-prior`` counts,
+where svm answers its training sense distribution, the right answers of that distribution with
+and without WordNet's examples counted (bench/results/semcor_svm_prior.json).
+``--tune-combo-mixture 1,10,inf`` compares combo's registered mixture defaults (fitted on SENSEVAL-2) with defaults pooled over SemCor's
 held-out evidence, per shrinkage: the members are stacked once per training set and only the
 combiner refitted (bench/results/semcor_combo_mixture.json).
 
@@ -36,6 +42,7 @@ published MFS: it explains the published baseline, and chooses nothing
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 import copy
 import dataclasses
 import json
@@ -58,11 +65,15 @@ from wsd_classic.modelstore import TrainedSystem  # noqa: E402
 from wsd_classic.systems.combination import PARAMETERS  # noqa: E402
 from wsd_classic.workers import in_workers  # noqa: E402
 from wsd_classic.corpora import registry  # noqa: E402
+from wsd_classic.corpora.model import LexicalSample  # noqa: E402
+from wsd_classic.corpora.wordnet_examples import read_wordnet_examples  # noqa: E402
+from wsd_classic.systems.first_sense import wordnet_senses  # noqa: E402
 from wsd_classic.corpora.raganato import read_raganato_key  # noqa: E402
 from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE  # noqa: E402
 from wsd_classic.scoring.raganato import score_raganato  # noqa: E402
 from wsd_classic.systems.first_sense import database_first_sense, first_sense  # noqa: E402
-from wsd_classic.features import word_vectors  # noqa: E402
+from wsd_classic.features import gloss, word_vectors  # noqa: E402
+from wsd_classic.features.weighted import Weighted  # noqa: E402
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule  # noqa: E402
 from wsd_classic.features.featurizer import ContextRule, Featurizer  # noqa: E402
 from wsd_classic.tasks import allwords, catalogue, engine  # noqa: E402
@@ -251,6 +262,61 @@ def tune_svm(args) -> dict:
         for value in values})
 
 
+# The scale each real-valued group's blocks are made with today (emb: the task's rule).
+GROUP_SCALES = {"emb": TASK.embedding.scale, "gloss": gloss.SCALE}
+
+
+def rescaled(featurized: FeaturizedCorpus, group: str, factor: float) -> FeaturizedCorpus:
+    """``featurized`` with the values of ``group``'s blocks times ``factor``: what featurizing
+    with the group's scale times ``factor`` gives, without analysing the corpus again."""
+    features = {identifier: {**groups, group: [Weighted(block.names, block.values * factor)
+                                               for block in groups[group]]}
+                for identifier, groups in featurized.features.items()}
+    return FeaturizedCorpus(featurized.sample, features, featurized.featurizer)
+
+
+def tune_scale(args) -> dict:
+    """svm's held-out SemCor accuracy (over ``--folds`` sets of files), then its development
+    F1, for each scale of the ``emb`` or ``gloss`` group; the corpus is analysed once and the
+    group's values rescaled. Partial results are written as they come."""
+    group, _, values = args.tune_scale.partition("=")
+    if group not in GROUP_SCALES or not values:
+        raise SystemExit(f"--tune-scale wants GROUP=V1,V2,... with a group among "
+                         f"{', '.join(GROUP_SCALES)}: not {args.tune_scale!r}")
+    scales = [float(value) for value in values.split(",")]
+    development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
+    data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
+                                     featurizer=TASK.featurizer(["svm"], args.data_dir),
+                                     jobs=args.jobs)
+    results = {f"{scale:g}": {"scale": scale} for scale in scales}
+    result = {**tuning_result(f"{group}_scale", results), "folds": args.folds,
+              "registered_scale": GROUP_SCALES[group],
+              "other_parameters": TASK.system_params("svm"),
+              "wordnet_examples": len(data.examples.sample)}
+    out = RESULTS / f"semcor_{group}_scale.json"
+
+    def scaled(scale: float) -> allwords.TrainingData:
+        factor = scale / GROUP_SCALES[group]
+        return dataclasses.replace(data, featurized=rescaled(data.featurized, group, factor),
+                                   examples=rescaled(data.examples, group, factor))
+
+    for stage in ("held_out_semcor_accuracy", "development_f1"):
+        for scale in scales:
+            started = time.perf_counter()
+            if stage == "development_f1":
+                score = development_f1(scaled(scale), "svm", development, args.jobs)
+            else:
+                by_fold = [held_out_accuracy(scaled(scale), "svm", args.jobs, fold=fold)
+                           for fold in range(args.folds)]
+                results[f"{scale:g}"]["held_out_semcor_accuracy_by_fold"] = by_fold
+                score = sum(by_fold) / len(by_fold)
+            results[f"{scale:g}"][stage] = score
+            results[f"{scale:g}"][f"{stage}_seconds"] = time.perf_counter() - started
+            print(f"{group} scale {scale:g}: {results[f'{scale:g}']}", file=sys.stderr, flush=True)
+            out.write_text(json.dumps(result, indent=2) + "\n")
+    return result
+
+
 def tune_examples(args) -> dict:
     """A system's held-out SemCor accuracy and development F1 without and with WordNet's
     examples."""
@@ -301,6 +367,118 @@ def tune_combo(args) -> dict:
     return {**tuning_result("system", results, "combo"), "folds": args.folds,
             "parameters": {name: TASK.system_params(name) for name in ("svm", "combo")},
             "wordnet_examples": len(data.examples.sample)}
+
+
+def lexelts_with_unseen_candidates(data: allwords.TrainingData) -> set[str]:
+    """The lexelts some of whose candidates (their gloss blocks' senses) no training instance,
+    SemCor's or WordNet's examples', shows: where combo's ``unseen_senses`` changes anything."""
+    featurized = data.featurized_with_examples()
+    unseen = set()
+    for lexelt in featurized.sample.lexelts:
+        seen = {sense for instance in lexelt.instances for sense in instance.answers}
+        shown = {name[len(gloss.PREFIX):] for instance in lexelt.instances
+                 for block in featurized.features[instance.id]["gloss"] for name in block.names}
+        if shown - seen:
+            unseen.add(lexelt.item)
+    return unseen
+
+
+def restricted(data: allwords.TrainingData, lexelts: set[str]) -> allwords.TrainingData:
+    """The training data of ``lexelts`` only (their WordNet examples follow them)."""
+    sample = data.featurized.sample
+    return dataclasses.replace(data, featurized=FeaturizedCorpus(
+        LexicalSample([lexelt for lexelt in sample.lexelts if lexelt.item in lexelts],
+                      sample.source), data.featurized.features, data.featurized.featurizer))
+
+
+def tune_combo_unseen(args) -> dict:
+    """combo against combo answering unseen senses from their gloss evidence, trained and
+    scored only on the lexelts where the two differ (every other lexelt's model is the same):
+    their right answers on the held-out SemCor files (first set) and on the development set,
+    and the difference as a share of all the targets."""
+    development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)[0]
+    data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
+                                     featurizer=TASK.featurizer(["combo"], args.data_dir),
+                                     jobs=args.jobs)
+    combo = TASK.system_params("combo")
+    settings = {"combo": combo, "combo unseen senses": {**combo, "unseen_senses": True}}
+    subset, testing = held_out_split(data, 0)
+    development_corpus = read_raganato_corpus(development.data)
+    gold = read_raganato_key(development.gold)
+    stages = {}
+    for stage, training, corpus, right in (
+            ("held_out_semcor", subset, AllWordsCorpus(data.corpus.source, data.corpus.sentences,
+                                                       testing),
+             lambda answer, target: answer.key in target.keys),
+            ("development", data, development_corpus,
+             lambda answer, target: answer.key in gold[target.id])):
+        lexelts = lexelts_with_unseen_candidates(training)
+        scored = [target for target in corpus.targets if target.lexelt in lexelts]
+        figures = stages[stage] = {"lexelts": len(lexelts), "targets": len(corpus.targets),
+                                   "targets_in_those_lexelts": len(scored), "right": {}}
+        for label, params in settings.items():
+            trained = allwords.train_system("combo", restricted(training, lexelts), args.jobs,
+                                            params=params)
+            tagged = allwords.AllWordsTagger(trained, systems.get("combo").back_off).tag(
+                AllWordsCorpus(corpus.source, corpus.sentences, scored), args.jobs)
+            figures["right"][label] = sum(map(right, tagged, scored))
+            print(f"{stage} {label}: {figures}", file=sys.stderr, flush=True)
+        figures["difference"] = (figures["right"]["combo unseen senses"]
+                                 - figures["right"]["combo"]) / len(corpus.targets)
+    return {**tuning_result("unseen_senses", stages, "combo"), "folds": 1,
+            "parameters": settings["combo"], "wordnet_examples": len(data.examples.sample)}
+
+
+def sense_counts(sample: LexicalSample) -> dict[str, Counter]:
+    """Each lexelt's training weight per sense (an instance with n tags gives each 1/n)."""
+    counts: dict[str, Counter] = {}
+    for lexelt in sample.lexelts:
+        counter = counts[lexelt.item] = Counter()
+        for instance in lexelt.instances:
+            tags = set(instance.answers)
+            for tag in tags:
+                counter[tag] += 1 / len(tags)
+    return counts
+
+
+def tune_prior(args) -> dict:
+    """Where svm answers its training sense distribution (a lexelt with less training weight
+    than its ``min_instances``, WordNet's examples counted), that distribution as trained
+    (SemCor's tags and the examples) against SemCor's tags alone: right answers on the targets
+    of those lexelts in the held-out SemCor files (first set) and the development set. Counting
+    only, the answer chosen as ``engine.decide`` does; no svm is trained."""
+    development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)[0]
+    data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
+                                     with_features=False, jobs=args.jobs)
+    examples_corpus = read_wordnet_examples(
+        {item for item, senses in sense_counts(data.featurized.sample).items() if len(senses) >= 2})
+    examples = sense_counts(allwords.as_lexical_sample(examples_corpus, examples_corpus.targets))
+    minimum = TASK.system_params("svm")["min_instances"]
+    back_off = systems.get("svm").back_off
+    subset, testing = held_out_split(data, 0)
+    gold = read_raganato_key(development.gold)
+    development_targets = read_raganato_corpus(development.data).targets
+    stages = {}
+    for stage, training, targets, right in (
+            ("held_out_semcor", subset, testing, lambda key, target: key in target.keys),
+            ("development", data, development_targets,
+             lambda key, target: key in gold[target.id])):
+        semcor_counts = sense_counts(training.featurized.sample)
+        trained_counts = {item: counts + examples.get(item, Counter())
+                          for item, counts in semcor_counts.items()}
+        answered = [target for target in targets if target.lexelt in trained_counts
+                    and sum(trained_counts[target.lexelt].values()) < minimum]
+        figures = stages[stage] = {"targets": len(targets), "answered_by_counts": len(answered),
+                                   "right": {}}
+        for label, counts in (("semcor and wordnet examples", trained_counts),
+                              ("semcor only", semcor_counts)):
+            figures["right"][label] = sum(right(engine.decide(
+                wordnet_senses(target.lemma, target.pos), dict(counts[target.lexelt]),
+                back_off)[0][0][0], target) for target in answered)
+        figures["difference"] = (figures["right"]["semcor only"] - figures["right"][
+            "semcor and wordnet examples"]) / len(targets)
+        print(f"{stage}: {figures}", file=sys.stderr, flush=True)
+    return {**tuning_result("prior", stages), "min_instances": minimum}
 
 
 # Rows of held-out evidence the pooled mixture is fitted on: a seeded sample, since the pooled
@@ -494,9 +672,18 @@ def main() -> int:
     parser.add_argument("--tune-emb", metavar="STRATEGY:WINDOW:SCALE:SENTENCES,...",
                         help="instead: svm's held-out and development scores per embedding "
                              "rule and context size, e.g. exponential:10:1:0")
+    parser.add_argument("--tune-scale", metavar="GROUP=SCALES",
+                        help="instead: svm's held-out and development scores per scale of the "
+                             "emb or gloss group, e.g. gloss=1,2,4")
     parser.add_argument("--tune-combo", action="store_true",
                         help="instead: svm beside combo (and combo answering unseen senses), "
                              "held-out and development scores")
+    parser.add_argument("--tune-prior", action="store_true",
+                        help="instead: where svm answers its training distribution, that "
+                             "distribution with and without WordNet's examples counted")
+    parser.add_argument("--tune-combo-unseen", action="store_true",
+                        help="instead: combo without and with answering unseen senses, trained "
+                             "and scored on the lexelts where they differ")
     parser.add_argument("--tune-combo-mixture", metavar="SHRINKAGES",
                         help="instead: combo's registered mixture defaults against defaults "
                              "pooled over SemCor, per shrinkage, e.g. 1,10,inf")
@@ -515,7 +702,12 @@ def main() -> int:
                 f"semcor_svm_{args.tune_svm.partition('=')[0]}.json" if args.tune_svm else None),
                (args.tune_examples, tune_examples,
                 f"semcor_{args.tune_examples}_examples.json"),
+               (args.tune_scale, tune_scale,
+                f"semcor_{args.tune_scale.partition('=')[0]}_scale.json"
+                if args.tune_scale else None),
                (args.tune_combo, tune_combo, "semcor_combo.json"),
+               (args.tune_combo_unseen, tune_combo_unseen, "semcor_combo_unseen.json"),
+               (args.tune_prior, tune_prior, "semcor_svm_prior.json"),
                (args.tune_combo_mixture, tune_combo_mixture, "semcor_combo_mixture.json"),
                (args.mfs_back_offs, mfs_back_offs, "semcor_mfs.json"),
                (args.tune_emb, tune_embeddings, "semcor_emb.json")]

@@ -55,3 +55,43 @@ def test_pooled_defaults_are_within_bounds_and_reproducible(stacked):
     assert len(pooled) == len(PARAMETERS)
     assert all(low <= value <= high for value, (low, high) in zip(pooled, PARAMETER_BOUNDS))
     assert semcor.pooled_defaults(stacked) == pooled
+
+
+@pytest.mark.parametrize("group", ["emb", "gloss"])
+def test_rescaled_group_is_scaled_and_the_other_groups_kept(data, group):
+    rescaled = semcor.rescaled(data.featurized, group, 3.0)
+    assert rescaled.features.keys() == data.featurized.features.keys()
+    blocks = 0
+    for identifier, groups in data.featurized.features.items():
+        for other in groups:
+            if other != group:
+                assert rescaled.features[identifier][other] is groups[other]
+        for block, scaled in zip(groups[group], rescaled.features[identifier][group], strict=True):
+            assert scaled.names is block.names
+            assert np.asarray(scaled.values) == pytest.approx(3.0 * np.asarray(block.values))
+            blocks += 1
+    assert blocks, f"the fixture must give {group} blocks"
+
+
+def test_lexelts_with_unseen_candidates_are_where_unseen_senses_change_combo(data):
+    unseen = semcor.lexelts_with_unseen_candidates(data)
+    combo = semcor.TASK.system_params("combo")
+    plain = allwords.train_system("combo", data, params=combo)
+    answering = allwords.train_system("combo", data, params={**combo, "unseen_senses": True})
+    changed = {item for item, model in plain.models.items()
+               if len(answering.models[item].classes_) > len(model.classes_)}
+    assert changed, "the fixture must have a lexelt with a sense no training instance shows"
+    assert unseen == changed
+    assert semcor.restricted(data, unseen).featurized.sample.lexelts == [
+        lexelt for lexelt in data.featurized.sample.lexelts if lexelt.item in unseen]
+
+
+def test_sense_counts_split_an_instances_weight_over_its_distinct_tags():
+    from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
+
+    def instance(number, *answers):
+        return Instance(f"bank.n.{number}", "bank.n", "the bank", (4, 8), answers=answers)
+
+    sample = LexicalSample([Lexelt("bank.n", [instance(1, "river"), instance(2, "river", "money"),
+                                              instance(3, "money", "money")])], "test")
+    assert semcor.sense_counts(sample) == {"bank.n": {"river": 1.5, "money": 1.5}}
