@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from wsd_classic import wordnet
 from wsd_classic.benchmarks import ambistory
 from wsd_classic.cli import evaluate, train
 from wsd_classic.corpora import registry
@@ -76,11 +77,58 @@ def test_partners_and_siblings():
                _sample("3", "a", "E2.")]
     partners = ambistory.other_meanings(samples)
     assert partners["0"].id == "1" and partners["1"].id == "0" and partners["3"].id == "1"
-    rows = [{name: 0.0 for name in ambistory.SIBLING_SOURCES} for _ in samples]
-    source = ambistory.SIBLING_SOURCES[0]
-    rows[2][source], rows[3][source] = 0.5, 0.125
+    sources = (*ambistory.SIBLING_SOURCES, *ambistory.WORDNET_SIBLING_SOURCES)
+    rows = [{name: 0.0 for name in sources} for _ in samples]
+    for source in (ambistory.SIBLING_SOURCES[0], ambistory.WORDNET_SIBLING_SOURCES[-1]):
+        rows[2][source], rows[3][source] = 0.5, 0.125
     ambistory._add_sibling_features(samples, rows)
-    assert [row[f"{source}_over_sibling"] for row in rows] == [0.0, 0.0, 0.375, -0.375]
+    for source in (ambistory.SIBLING_SOURCES[0], ambistory.WORDNET_SIBLING_SOURCES[-1]):
+        assert [row[f"{source}_over_sibling"] for row in rows] == [0.0, 0.0, 0.375, -0.375]
+    # the wordnet group holds its own over-sibling margins, so its ablation drops them too
+    assert set(ambistory.FEATURE_GROUPS["wordnet"]) >= {
+        f"{source}_over_sibling" for source in ambistory.WORDNET_SIBLING_SOURCES}
+    assert not set(ambistory.FEATURE_GROUPS["siblings"]) & set(ambistory.FEATURE_GROUPS["wordnet"])
+
+
+# The issue's example: no word of this ending is in either meaning's gloss.
+SLEEPERS = ("They began to run along the abandoned railway line, hopping from wooden sleeper "
+            "to sleeper.")
+
+
+def test_wu_palmer_counts_the_depth_of_the_deepest_common_ancestor():
+    synset = wordnet.wordnet().synset
+    dog, cat, idea = synset("dog.n.01"), synset("cat.n.01"), synset("idea.n.01")
+    assert ambistory.wu_palmer(dog, dog) == 1.0
+    assert ambistory.wu_palmer(dog, cat) == pytest.approx(dog.wup_similarity(cat))
+    assert ambistory.wu_palmer(dog, cat) > ambistory.wu_palmer(dog, idea) > 0
+    assert ambistory.wu_palmer(dog, synset("run.v.01")) == 0.0  # no common ancestor
+
+
+def test_ending_words_relate_to_the_railway_meaning_of_track():
+    railway, path = (wordnet.wordnet().synset(name) for name in ("track.n.03", "track.n.10"))
+    exclude = set(ambistory.stems("track"))
+    # "railway" names a neighbour of the meaning (its hyponym railroad_track)
+    assert ambistory.word_relatedness("railway", railway) == 1.0
+    assert ambistory.word_relatedness("railway", path) < 1.0
+    assert ambistory._story_words("The tracks, a Sleeper; sleeper!", exclude) == ["sleeper"]
+    # railroad_track.n.01's gloss, "a line of track providing a runway for wheels", shares
+    # "runway" and "wheels" with the railway meaning's
+    assert {"runway", "wheel"} <= set(ambistory.extended_gloss(SLEEPERS, exclude))
+    assert "runway" not in ambistory.extended_gloss("wooden sleeper", exclude)
+    row = ambistory.wordnet_features(SLEEPERS, railway, path, ambistory.signatures(railway, ""),
+                                     ambistory.signatures(path, ""), exclude)
+    assert set(row) | set(ambistory._over_sibling(ambistory.WORDNET_SIBLING_SOURCES)) == set(
+        ambistory.FEATURE_GROUPS["wordnet"])
+    assert row["ending_wup_max"] == 1.0
+    assert row["ending_wup_top3_margin"] > 0 and row["ending_extended_gloss_margin"] > 0
+    swapped = ambistory.wordnet_features(SLEEPERS, path, railway, ambistory.signatures(path, ""),
+                                         ambistory.signatures(railway, ""), exclude)
+    for name in ambistory.WORDNET_SIBLING_SOURCES:
+        assert swapped[name] == pytest.approx(-row[name])
+    open_ended = ambistory.wordnet_features("", railway, path, ambistory.signatures(railway, ""),
+                                            ambistory.signatures(path, ""), exclude)
+    assert set(open_ended.values()) == {0.0}
+    assert ambistory.relatedness_profile(SLEEPERS, None, exclude)["max"] == 0.0
 
 
 def test_integers_round_or_follow_the_training_shares():

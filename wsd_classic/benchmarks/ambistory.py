@@ -13,8 +13,10 @@ The classic way, in three steps:
    ``lsa``, ``distributional`` and ``w2v``, the same in word spaces (LSA of WordNet's glosses;
    PPMI + SVD of running text; the project's word2vec vectors, by stem); ``siblings``, each
    ending's margins against those of the setup's other ending (which ending tells which
-   meaning); ``frequency``, the meaning's SemCor count and WordNet rank; ``ending``, whether
-   the story has one.
+   meaning); ``wordnet``, the relatedness in WordNet of the ending's words with the meaning's
+   synset and its neighbours (Wu-Palmer; Banerjee & Pedersen's extended gloss overlap), against
+   the other meaning's and the other ending's; ``frequency``, the meaning's SemCor count and
+   WordNet rank; ``ending``, whether the story has one.
 3. **A regressor** (``PlausibilityRater``, scikit-learn conventions) fitted on train to the mean
    rating, chosen by cross-validation on train (folds by homonym) among a few models and three
    ways of making integers of its output; dev is the final check.
@@ -112,14 +114,32 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "frequency": ("log_count", "count_share", "rank", "other_rank"),
     "ending": ("has_ending",),
 }
+
+
+def _ending_margins(*groups: str) -> tuple[str, ...]:
+    return tuple(name for group in groups for name in FEATURE_GROUPS[group]
+                 if name.startswith("ending_") and name.endswith("margin"))
+
+
+def _over_sibling(names: Sequence[str]) -> tuple[str, ...]:
+    return tuple(f"{name}_over_sibling" for name in names)
+
+
 # The same meaning's margins in the story's other ending (each setup is told with two endings
 # and without one): which of the two endings favours the meaning more. With margins (this
 # meaning against the other), that is the 2x2 assignment of the two endings to the two meanings.
-SIBLING_SOURCES = ("wsd_story_margin",
-                   *(name for group in ("gloss", "lsa", "distributional", "w2v")
-                     for name in FEATURE_GROUPS[group]
-                     if name.startswith("ending_") and name.endswith("margin")))
-FEATURE_GROUPS["siblings"] = tuple(f"{name}_over_sibling" for name in SIBLING_SOURCES)
+SIBLING_SOURCES = ("wsd_story_margin", *_ending_margins("gloss", "lsa", "distributional", "w2v"))
+FEATURE_GROUPS["siblings"] = _over_sibling(SIBLING_SOURCES)
+# WordNet relatedness of the ending's words with the meaning's synset (the ending is where the
+# evidence is: on the precontext and the sentence these features did not help the cross-
+# validation). Its own ending-over-sibling margins stay in the group, so that the ablation
+# without it drops all of its evidence.
+FEATURE_GROUPS["wordnet"] = (
+    *(f"ending_wup_{aggregate}{which}" for aggregate in ("max", "top3", "mean")
+      for which in ("", "_margin")),
+    "ending_extended_gloss_similarity", "ending_extended_gloss_margin")
+WORDNET_SIBLING_SOURCES = _ending_margins("wordnet")
+FEATURE_GROUPS["wordnet"] += _over_sibling(WORDNET_SIBLING_SOURCES)
 FEATURES = tuple(name for names in FEATURE_GROUPS.values() for name in names)
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*|[^\w\s]")
@@ -482,6 +502,86 @@ def signatures(synset, example_sentence: str) -> dict[str, list[str]]:
             "related": stems(related)}
 
 
+# --- WordNet relatedness ----------------------------------------------------------------------
+
+# The senses of a story word whose glosses the extended gloss overlap reads: WordNet's first
+# ones, the commonest; the cross-validation on train preferred 3 to all of them.
+EXTENDED_GLOSS_SENSES = 3
+
+
+@functools.lru_cache(maxsize=None)
+def _ancestors(synset) -> dict:
+    """The synset and its (instance) hypernyms, each with its depth: the longest path from a
+    root, counted in synsets (a root has depth 1)."""
+    parents = synset.hypernyms() + synset.instance_hypernyms()
+    depths: dict = {}
+    for parent in parents:
+        for ancestor, depth in _ancestors(parent).items():
+            depths[ancestor] = max(depth, depths.get(ancestor, 0))
+    depths[synset] = 1 + max(depths.values(), default=0)
+    return depths
+
+
+def wu_palmer(first, second) -> float:
+    """Wu & Palmer's similarity: twice the depth of the deepest common ancestor over the sum of
+    the two depths; 0 when they share none (verbs of different trees, another part of speech)."""
+    mine, yours = _ancestors(first), _ancestors(second)
+    common = mine.keys() & yours.keys()
+    if not common:
+        return 0.0
+    return 2 * max(mine[ancestor] for ancestor in common) / (mine[first] + yours[second])
+
+
+@functools.lru_cache(maxsize=None)
+def _meaning_neighbourhood(synset) -> tuple:
+    """The meaning's synset and its related nouns and verbs (the parts of speech with a
+    hierarchy): a rail meronym of the railway track is as good a clue as the track itself."""
+    return (synset, *(other for other in related_synsets(synset) if other.pos() in "nv"))
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def word_relatedness(word: str, synset) -> float:
+    """The best Wu-Palmer similarity between any noun or verb sense of ``word`` and the meaning's
+    neighbourhood (the word's part of speech in the story is not known)."""
+    senses = [sense for sense in wordnet.wordnet().synsets(word) if sense.pos() in "nv"]
+    return max((wu_palmer(sense, other) for sense in senses
+                for other in _meaning_neighbourhood(synset) if sense.pos() == other.pos()),
+               default=0.0)
+
+
+def _story_words(text: str, exclude: set[str]) -> list[str]:
+    """The distinct content words of a text, lower-cased, those whose stem is excluded aside."""
+    return list(dict.fromkeys(word.lower() for word in _WORD.findall(text)
+                              if word[0].isalpha() and word.lower() not in ENGLISH_STOP_WORDS
+                              and _stem(word.lower()) not in exclude))
+
+
+def relatedness_profile(text: str, synset, exclude: set[str]) -> dict[str, float]:
+    """The words' relatedness with the meaning, aggregated: the most related word, the mean of
+    the three most related, the mean of all (0 without words or synset)."""
+    values = sorted((word_relatedness(word, synset) for word in _story_words(text, exclude)),
+                    reverse=True) if synset is not None else []
+    if not values:
+        return {"max": 0.0, "top3": 0.0, "mean": 0.0}
+    return {"max": values[0], "top3": float(np.mean(values[:3])), "mean": float(np.mean(values))}
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _word_gloss(word: str) -> tuple[str, ...]:
+    return tuple(stem for sense in wordnet.wordnet().synsets(word)[:EXTENDED_GLOSS_SENSES]
+                 for stem in stems(" ".join([*(lemma.name().replace("_", " ")
+                                               for lemma in sense.lemmas()),
+                                             sense.definition()])))
+
+
+def extended_gloss(text: str, exclude: set[str]) -> list[str]:
+    """The stems of the glosses of the text's words (Banerjee & Pedersen's extended gloss
+    overlap, the story's side): "the abandoned railway line" meets the meaning "a pair of
+    parallel rails providing a runway for wheels" through ``railway``'s gloss "a line of track
+    providing a runway for wheels"."""
+    return [stem for word in _story_words(text, exclude) for stem in _word_gloss(word)]
+
+
 # --- features --------------------------------------------------------------------------------
 
 @dataclass
@@ -552,7 +652,7 @@ def _add_sibling_features(samples: Sequence[AmbiStorySample], rows: list[dict]) 
     for index, (sample, row) in enumerate(zip(samples, rows)):
         siblings = [other for other in endings.get((sample.setup, sample.judged_meaning), ())
                     if other != index and samples[other].ending != sample.ending]
-        for name in SIBLING_SOURCES:
+        for name in (*SIBLING_SOURCES, *WORDNET_SIBLING_SOURCES):
             row[f"{name}_over_sibling"] = (
                 row[name] - float(np.mean([rows[other][name] for other in siblings]))
                 if sample.ending and siblings else 0.0)
@@ -594,6 +694,7 @@ def _features(sample: AmbiStorySample, synset, other, spaces: dict[str, WordSpac
             similarity = cosine(vector, own[kind])
             row[f"{part}_{kind}_similarity"] = similarity
             row[f"{part}_{kind}_margin"] = similarity - cosine(vector, theirs[kind])
+    row.update(wordnet_features(sample.ending, synset, other, own_words, their_words, exclude))
     synsets = homonym_synsets(sample.homonym)
     count = _count(sample.homonym, synset)
     other_count = _count(sample.homonym, other)
@@ -602,6 +703,25 @@ def _features(sample: AmbiStorySample, synset, other, spaces: dict[str, WordSpac
     row["rank"] = synsets.index(synset) + 1 if synset in synsets else len(synsets) + 1
     row["other_rank"] = synsets.index(other) + 1 if other in synsets else len(synsets) + 1
     row["has_ending"] = float(bool(sample.ending))
+    return row
+
+
+def wordnet_features(ending: str, synset, other, own_words: dict[str, list[str]],
+                     their_words: dict[str, list[str]], exclude: set[str]) -> dict[str, float]:
+    """The ``wordnet`` group but its over-sibling margins: the ending's relatedness with the
+    meaning (``synset``, whose ``signatures`` are ``own_words``) and its margin against the
+    other meaning's."""
+    row = {}
+    profiles = [relatedness_profile(ending, meaning, exclude) for meaning in (synset, other)]
+    for aggregate, value in profiles[0].items():
+        row[f"ending_wup_{aggregate}"] = value
+        row[f"ending_wup_{aggregate}_margin"] = value - profiles[1][aggregate]
+    glosses = _vector(extended_gloss(ending, exclude), exclude)
+    own, theirs = (_vector(words["definition"] + words["related"], exclude)
+                   for words in (own_words, their_words))
+    row["ending_extended_gloss_similarity"] = cosine(glosses, own)
+    row["ending_extended_gloss_margin"] = row["ending_extended_gloss_similarity"] - cosine(
+        glosses, theirs)
     return row
 
 
