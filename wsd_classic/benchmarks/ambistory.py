@@ -525,8 +525,8 @@ def _ancestors(synset) -> dict:
 def wu_palmer(first, second) -> float:
     """Wu & Palmer's similarity: twice the depth of the deepest common ancestor over the sum of
     the two depths; 0 when they share none (verbs of different trees, another part of speech).
-    NLTK's ``wup_similarity`` gives the same values but walks every hypernym path per call, which
-    the millions of word-meaning pairs here cannot afford; the depths are cached per synset."""
+    NLTK's ``wup_similarity`` (0.857 for dog and cat, as here) walks every hypernym path per call,
+    which the millions of word-meaning pairs here cannot afford; the depths are cached per synset."""
     mine, yours = _ancestors(first), _ancestors(second)
     common = mine.keys() & yours.keys()
     if not common:
