@@ -138,8 +138,9 @@ class WsdTagger:
             for token, item in self.targets(doc):
                 particles = [child for child in token.children
                              if child.dep_ == PARTICLE_DEPENDENCY] if token.pos_ == "VERB" else []
-                token._.wsd_lexelt = item
-                token._.wsd_particles = [particle.i for particle in particles]
+                extension = token._  # a new object at every ``token._``
+                extension.wsd_lexelt = item
+                extension.wsd_particles = [particle.i for particle in particles]
                 if self.trained is None or item not in self.trained.models:
                     self._answer(token, item, None, None)
                     continue
@@ -165,8 +166,8 @@ class WsdTagger:
         else:
             senses = sorted(((sense, weight) for sense, weight in weights.items() if weight > 0),
                             key=lambda pair: -pair[1])
-        token._.wsd_senses = senses
-        token._.wsd_evidence = evidence
+        extension = token._
+        extension.wsd_senses, extension.wsd_evidence = senses, evidence
 
 
 class ContextCache:
