@@ -30,6 +30,24 @@ def test_bag_of_words_keeps_content_lemmas_of_whole_context_but_not_the_target()
     assert bag_of_words(doc) == ["bow=art", "bow=dull", "bow=friend", "bow=quickly"]
 
 
+def test_targets_sharing_a_context_lose_only_their_own_lemma_unless_it_recurs():
+    """Targets of one running-text context share its tuples (and its lemma counts): each
+    target's own lemma goes, and stays when another content word of the context has it."""
+    from dataclasses import replace
+
+    doc = make_doc(target=2)
+    twice = replace(doc, lemmas=doc.lemmas[:9] + ("friend", "."))  # "dull" read as "friend"
+    answers = {}
+    for context in (doc, twice, doc):
+        for target in (2, 5, 7):
+            answers.setdefault((context is doc, target), []).append(
+                bag_of_words(replace(context, target=target)))
+    assert answers[(True, 5)][0] == ["bow=art", "bow=call", "bow=dull", "bow=quickly"]
+    assert answers[(False, 5)] == [["bow=art", "bow=call", "bow=friend", "bow=quickly"]]
+    assert answers[(False, 7)] == [["bow=call", "bow=friend", "bow=quickly"]]
+    assert all(len(set(map(tuple, found))) == 1 for found in answers.values())
+
+
 def test_collocations_are_the_eleven_ims_windows_bounded_by_the_sentence():
     doc = make_doc(target=2)
     features = dict(name.split("=", 1) for name in collocations(doc))

@@ -135,6 +135,20 @@ def test_pipe_and_call_agree(nlp):
     assert [len(targets) for targets in piped] == [1, 0, 2]
 
 
+def test_pipe_batches_by_tokens_and_keeps_every_doc_in_order(nlp, monkeypatch):
+    """Batches close at ``BATCH_TOKENS`` tokens (here after every second doc, or the first
+    long one): each doc comes out once, in order, annotated as on its own."""
+    from wsd_classic import spacy_component
+
+    texts = ["She called her brother.", "The bank of the river.", "No target.",
+             "The art of conversation and the bank of the river and the art of war.", "Art."]
+    monkeypatch.setattr(spacy_component, "BATCH_TOKENS", 9)
+    piped = [(doc.text, [(t.i, t._.wsd_senses) for t in doc._.wsd_targets])
+             for doc in nlp.pipe(texts)]
+    called = [(text, [(t.i, t._.wsd_senses) for t in nlp(text)._.wsd_targets]) for text in texts]
+    assert piped == called
+
+
 def test_dlist_explains_with_the_rule_that_fired(tiny_models):
     from wsd_classic import modelstore
 

@@ -159,6 +159,16 @@ def test_particles_restrict_candidates_to_matching_multiword_keys():
     assert restricted[2].tolist() == proba[2].tolist()  # nothing allowed: left unrestricted
 
 
+def test_senses_that_no_particle_rules_out_are_all_allowed_whatever_the_particles():
+    classes = np.array(["call%2:32:00::", "call%2:41:00::"])
+    proba = np.array([[0.25, 0.5], [0.2, 0.2]])
+    X = [["syn:sat=for"], ["bow=phone"]]
+    assert restrict(proba, X, classes, plain=list(classes)).tolist() == [[1 / 3, 2 / 3],
+                                                                         [0.5, 0.5]]
+    # one sense never seen without particles: the row without them may not take it
+    assert restrict(proba, X, classes, plain=["call%2:32:00::"])[1].tolist() == [1, 0]
+
+
 def test_unknown_system_is_a_user_error():
     with pytest.raises(WsdError, match="unknown system"):
         systems.make("bert")

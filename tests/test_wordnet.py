@@ -157,3 +157,26 @@ def test_the_sense_index_lists_what_nltk_lists_in_the_same_order():
     for key in random.Random(1).sample([line.split(" ")[0] for line in index.lines], 1500):
         assert wordnet.gloss(key) == reader.lemma_from_key(key).synset().definition(), key
     assert wordnet.sense_keys("qwzx", "n") == () and wordnet.gloss("qwzx%1:00:00::") is None
+
+
+def test_morphy_finds_the_base_forms_nltk_finds():
+    """``morphy`` reads the exception lists and index files itself; NLTK's ``morphy`` over the
+    same files must agree, on exception forms, regular inflections and forms WordNet lacks."""
+    import random
+
+    reader = wordnet.wordnet()
+    root = wordnet.corpus_root()
+    forms = {"took", "geese", "aardwolves", "abaci", "churches", "dogs", "Dogs", "happier",
+             "running", "qwzx", "s", ""}
+    for pos, suffix in wordnet.FILE_SUFFIX.items():
+        exceptions = (root / f"{suffix}.exc").read_text().split("\n")[:-1]
+        forms.update(line.split(" ")[0] for line in random.Random(0).sample(
+            exceptions, min(300, len(exceptions))))
+        lemmas = [line.split(" ")[0] for line in (root / f"index.{suffix}").read_text().split("\n")
+                  if line and not line.startswith(" ")]
+        for lemma in random.Random(1).sample(lemmas, 300):
+            forms.update(lemma + ending for ending in ("", "s", "es", "ies", "ed", "ing", "er"))
+    for form in sorted(forms):
+        for pos in wordnet.FILE_SUFFIX:
+            assert wordnet.morphy(form, pos) == reader.morphy(form, pos), (form, pos)
+    assert wordnet.morphy("took", "v") == "take" and wordnet.morphy("qwzx", "n") is None

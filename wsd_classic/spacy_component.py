@@ -47,9 +47,12 @@ from wsd_classic.tasks import catalogue, engine
 from wsd_classic.corpora.allwords import UNIVERSAL_POS, wordnet_lemma
 
 PARTICLE_DEPENDENCY = "prt"
-# Docs annotated together (see ``WsdTagger.pipe``); 64 blocks of bin/tag are at most 320,000
-# characters, whose analyses spaCy has made anyway.
-BATCH_DOCS = 64
+# Tokens of the docs annotated together (see ``WsdTagger.pipe``): what 64 of bin/tag's largest
+# blocks hold (``text_input.MAX_BLOCK_CHARS``), whose analyses spaCy has made anyway. Counted in
+# tokens, not docs, so that short paragraphs make batches as large as long ones: a batch costs
+# a call per lexelt it holds (SENSEVAL-2's contexts, 123 tokens each, made 98,339 calls in
+# batches of 64 docs).
+BATCH_TOKENS = 64_000
 COARSE_POS = {"n": ("NOUN",), "v": ("VERB",), "a": ("ADJ",), "r": ("ADV",),
               "unk": ("NOUN", "VERB", "ADJ", "ADV")}
 
@@ -101,14 +104,16 @@ class WsdTagger:
         """Batches predict each lexelt's targets in one call, rather than one call per doc.
 
         ``batch_size`` (spaCy's, set for its own memory: 8 blocks in ``bin/tag``) is not
-        used: a batch costs a call per lexelt it holds, so ``BATCH_DOCS`` docs make one."""
-        batch = []
+        used: a batch costs a call per lexelt it holds, so docs of ``BATCH_TOKENS`` tokens
+        make one."""
+        batch, tokens = [], 0
         for doc in docs:
             batch.append(doc)
-            if len(batch) >= BATCH_DOCS:
+            tokens += len(doc)
+            if tokens >= BATCH_TOKENS:
                 self._annotate(batch)
                 yield from batch
-                batch = []
+                batch, tokens = [], 0
         self._annotate(batch)
         yield from batch
 
@@ -138,8 +143,9 @@ class WsdTagger:
             for token, item in self.targets(doc):
                 particles = [child for child in token.children
                              if child.dep_ == PARTICLE_DEPENDENCY] if token.pos_ == "VERB" else []
-                token._.wsd_lexelt = item
-                token._.wsd_particles = [particle.i for particle in particles]
+                extension = token._  # a new object at every ``token._``
+                extension.wsd_lexelt = item
+                extension.wsd_particles = [particle.i for particle in particles]
                 if self.trained is None or item not in self.trained.models:
                     self._answer(token, item, None, None)
                     continue
@@ -165,8 +171,8 @@ class WsdTagger:
         else:
             senses = sorted(((sense, weight) for sense, weight in weights.items() if weight > 0),
                             key=lambda pair: -pair[1])
-        token._.wsd_senses = senses
-        token._.wsd_evidence = evidence
+        extension = token._
+        extension.wsd_senses, extension.wsd_evidence = senses, evidence
 
 
 class ContextCache:

@@ -282,6 +282,46 @@ def _data_descriptor(name: str) -> int:
     return os.open(corpus_root() / name, os.O_RDONLY)
 
 
+# morph(7WN)'s detachment rules, in the order NLTK's ``morphy`` tries them.
+SUFFIX_RULES = {
+    "n": (("s", ""), ("ses", "s"), ("ves", "f"), ("xes", "x"), ("zes", "z"), ("ches", "ch"),
+          ("shes", "sh"), ("men", "man"), ("ies", "y")),
+    "v": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
+          ("ing", "e"), ("ing", "")),
+    "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+    "r": (),
+}
+FILE_SUFFIX = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
+
+
+def morphy(form: str, pos: str) -> str | None:
+    """NLTK's ``morphy(form, pos)`` without loading NLTK's WordNet (seconds): the first of the
+    form itself and its exception-list entries (else its suffix-rule forms) that WordNet's index
+    has as a ``pos`` (``n``, ``v``, ``a``, ``r``), None if none."""
+    exceptions = _exception_list(pos)
+    if form in exceptions:
+        forms = exceptions[form]
+    else:
+        forms = [form[:-len(old)] + new for old, new in SUFFIX_RULES[pos] if form.endswith(old)]
+    lemmas = _index_lemmas(pos)
+    return next((candidate for candidate in (form, *forms) if candidate in lemmas), None)
+
+
+@functools.lru_cache(maxsize=None)
+def _exception_list(pos: str) -> dict[str, list[str]]:
+    """``<pos>.exc``: an inflected form, then its base forms, a line each."""
+    path = _checked_root() / f"{FILE_SUFFIX[pos]}.exc"
+    with open(path, encoding="utf-8") as lines:
+        return {terms[0]: terms[1:] for terms in map(str.split, lines)}
+
+
+@functools.lru_cache(maxsize=None)
+def _index_lemmas(pos: str) -> frozenset[str]:
+    """The lemmas of ``index.<pos>`` (its licence lines start with a space)."""
+    with open(_checked_root() / f"index.{FILE_SUFFIX[pos]}", encoding="utf-8") as lines:
+        return frozenset(line.split(None, 1)[0] for line in lines if not line.startswith(" "))
+
+
 def knows_key(key: str) -> bool:
     """Whether WordNet 3.0 has the sense, by its sense index (NLTK's lookup is 40 times
     slower)."""

@@ -2,14 +2,33 @@
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from dataclasses import dataclass
-from itertools import compress
 
 
 @functools.lru_cache(maxsize=1 << 18)
 def has_letter(lemma: str) -> bool:
     """Cached: every target's context asks it of every word again."""
     return any(character.isalpha() for character in lemma)
+
+
+# The last context's lemmas, stop-word flags and content lemma counts, as one tuple (threads
+# may share it): see ``_content_counts``.
+_last_counts: tuple = ((), (), Counter())
+
+
+def _content_counts(lemmas: tuple[str, ...], stops: tuple[bool, ...]) -> Counter:
+    """How often each lemma with a letter occurs as a content word (not a stop word). The
+    targets of one running-text context share its tuples (``ProcessedInstance.window`` and
+    ``dataclasses.replace``), so the last context's counts serve its next target."""
+    global _last_counts
+    last_lemmas, last_stops, counts = _last_counts
+    if lemmas is last_lemmas and stops is last_stops:
+        return counts
+    counts = Counter(lemma for lemma, stop in zip(lemmas, stops)
+                     if not stop and has_letter(lemma))
+    _last_counts = (lemmas, stops, counts)
+    return counts
 
 
 @dataclass(frozen=True)
@@ -40,12 +59,13 @@ class ProcessedInstance:
     @functools.cached_property
     def content_lemmas(self) -> frozenset[str]:
         """The distinct content lemmas of the context except the target and its particles
-        (stop words and words without a letter left out): two feature groups read them."""
-        kept = [not stop for stop in self.stops]
-        for index in (self.target, *self.sats):
-            kept[index] = False
-        return frozenset(lemma for lemma in set(compress(self.lemmas, kept))
-                         if has_letter(lemma))
+        (stop words and words without a letter left out): two feature groups read them. A lemma
+        stays unless the target and particles are all its content occurrences."""
+        counts = _content_counts(self.lemmas, self.stops)
+        excluded = Counter(self.lemmas[index] for index in {self.target, *self.sats}
+                           if not self.stops[index])
+        return frozenset(counts.keys() - {lemma for lemma, number in excluded.items()
+                                          if counts.get(lemma, 0) <= number})
 
     @functools.cached_property
     def target_sentence(self) -> range:

@@ -25,16 +25,28 @@ def senses_seen_without_particles(X, y) -> list[str]:
     return sorted({sense for features, sense in zip(X, y) if not particles(features)})
 
 
+def _lemma_words(sense: str) -> list[str]:
+    return sense.partition("%")[0].split("_") if "%" in sense else []
+
+
+def _multiword(sense: str) -> bool:
+    return len(_lemma_words(sense)) > 1
+
+
 def _allowed(sense: str, found: tuple[str, ...], plain: set[str]) -> bool:
     if not found:
         return sense in plain
-    lemma_words = sense.partition("%")[0].split("_") if "%" in sense else []
+    lemma_words = _lemma_words(sense)
     return len(lemma_words) > 1 and all(particle in lemma_words for particle in found)
 
 
 def allowed_mask(X, classes: np.ndarray, plain: Sequence[str]) -> np.ndarray:
     """Boolean (instances × classes): the senses each instance may take; all, if none is left."""
     plain = set(plain)
+    if all(sense in plain and not _multiword(sense) for sense in classes):
+        # every sense without particles, none with: all allowed, whatever the particles (a
+        # row with some allows none, so all), and the rows need not be searched for them
+        return np.ones((len(X), len(classes)), dtype=bool)
     found = [particles(features) for features in X]
     if not any(found):  # one row serves all (the usual case: all-words training has none)
         mask = np.tile([sense in plain for sense in classes], (len(X), 1)).reshape(

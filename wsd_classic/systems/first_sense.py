@@ -26,7 +26,7 @@ def wordnet_senses(lemma: str, pos: str) -> tuple[str, ...]:
 
 def base_form(lemma: str, pos: str) -> str | None:
     """The WordNet lemma of an inflected form (``took`` -> ``take``), None if there is none."""
-    return wordnet.wordnet().morphy(lemma, pos)
+    return wordnet.morphy(lemma, pos)
 
 
 def first_sense(candidates: Sequence[str]) -> dict[str, float]:

@@ -47,6 +47,13 @@ def _decision_matrix(svc: LinearSVC, matrix, classes: np.ndarray) -> np.ndarray:
     return full
 
 
+def _feature_major(coef: np.ndarray) -> np.ndarray:
+    """``coef`` (senses x features) stored feature by feature: the transpose that
+    ``decision_function`` multiplies by is then C-contiguous, which scipy's sparse product
+    otherwise copies on every call (tagging makes one per lexelt and batch, of a few rows)."""
+    return np.ascontiguousarray(coef.T).T
+
+
 class LinearSVM(SenseClassifier):
     # emb and gloss: chosen by 5-fold CV on SENSEVAL-2 training (bench/tune.py --emb,
     # bench/tune_gloss.py) and on held-out SemCor (bench/semcor.py)
@@ -87,10 +94,16 @@ class LinearSVM(SenseClassifier):
         if len(self.classes_) == 2:
             coef = np.vstack([-coef, coef]) / 2
             intercept = np.concatenate([-intercept, intercept]) / 2
-        self.coef_, self.intercept_ = coef, intercept
+        self.coef_, self.intercept_ = _feature_major(coef), intercept
         if self.calibrate:
             self.temperature_, self.prior_share_ = self._fit_calibration(X, matrix, y, weights)
         return self
+
+    @classmethod
+    def from_state(cls, params: dict, meta: dict, arrays: dict[str, np.ndarray]):
+        model = super().from_state(params, meta, arrays)
+        model.coef_ = _feature_major(model.coef_)
+        return model
 
     def _fit_calibration(self, X, matrix, y, weights) -> tuple[float, float]:
         """Temperature and prior share minimising the held-out log-loss of ``predict_proba``.

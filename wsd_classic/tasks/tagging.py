@@ -166,16 +166,17 @@ def number_by_document(tagged: Iterable[TaggedBlock], counts: TagCounts) -> Iter
 def _tagged(token: Token, sentence_start: int, sentence_text: str, block: TextBlock,
             number: int, sentence: int) -> TaggedTarget:
     doc: Doc = token.doc
-    particles = [doc[index] for index in token._.wsd_particles]
+    extension = token._  # a new object at every ``token._``
+    particles = [doc[index] for index in extension.wsd_particles]
     return TaggedTarget(
         document=block.document, number=number,
         line=block.line + block.text.count("\n", 0, token.idx), sentence=sentence,
         start=block.offset + token.idx, end=block.offset + token.idx + len(token.text),
-        text=token.text, lexelt=token._.wsd_lexelt, senses=token._.wsd_senses,
+        text=token.text, lexelt=extension.wsd_lexelt, senses=extension.wsd_senses,
         particles=[(block.offset + p.idx, block.offset + p.idx + len(p.text), p.text)
                    for p in particles],
         sentence_start=block.offset + sentence_start, sentence_text=sentence_text,
-        evidence=token._.wsd_evidence)
+        evidence=extension.wsd_evidence)
 
 
 def jsonl_line(target: TaggedTarget) -> str:
