@@ -48,6 +48,7 @@ class Task:
     paths in ``files``); ``split``: train:test parts drawn from ``files.train`` (seed ``seed``)
     when there is no test set; ``params``: per-system parameters over the registered ones;
     ``wordnet_examples``: systems that also train on WordNet's example sentences;
+    ``wordnet_definitions``: systems that also train on WordNet's definitions;
     ``embedding``: how the ``emb`` group combines word vectors (None: the task has none);
     ``on_request``: systems trained only when ``--systems`` names them (``systems`` are the
     default);
@@ -64,6 +65,7 @@ class Task:
     files: LexicalSampleFiles | None = None
     params: dict[str, dict] = field(default_factory=dict)
     wordnet_examples: frozenset[str] = frozenset()
+    wordnet_definitions: frozenset[str] = frozenset()
     split: tuple[int, int] | None = None
     seed: int = 0
     published: bool = False
