@@ -161,13 +161,12 @@ def benchmark(args) -> dict:
 
 
 def held_out_accuracy(data: allwords.TrainingData, system: str, jobs: int,
-                      params: dict | None = None, fold: int = 0,
-                      wordnet_examples: bool | None = None) -> float:
+                      params: dict | None = None, fold: int = 0, **wordnet_texts) -> float:
     """Accuracy on every ``HELD_OUT_EVERY``-th SemCor file (from the ``fold``-th on) of
-    ``system`` trained on the others (a target is right when its key is one of its gold keys)."""
+    ``system`` trained on the others (a target is right when its key is one of its gold keys);
+    ``wordnet_texts``: ``train_system``'s ``wordnet_examples``, ``wordnet_definitions``."""
     subset, testing = held_out_split(data, fold)
-    trained = allwords.train_system(system, subset, jobs, params=params,
-                                    wordnet_examples=wordnet_examples)
+    trained = allwords.train_system(system, subset, jobs, params=params, **wordnet_texts)
     return accuracy(trained, data.corpus, testing, jobs)
 
 
@@ -194,11 +193,11 @@ def accuracy(trained, corpus: AllWordsCorpus, testing, jobs: int) -> float:
 
 
 def development_f1(data: allwords.TrainingData, system: str, development, jobs: int,
-                   params: dict | None = None, wordnet_examples: bool | None = None) -> float:
-    """F1 on the development set of ``system`` trained on all of SemCor."""
+                   params: dict | None = None, **wordnet_texts) -> float:
+    """F1 on the development set of ``system`` trained on all of SemCor (``wordnet_texts`` as
+    ``held_out_accuracy``'s)."""
     with tempfile.TemporaryDirectory(prefix="semcor-tune-") as scratch:
-        trained = allwords.train_system(system, data, jobs, params=params,
-                                        wordnet_examples=wordnet_examples)
+        trained = allwords.train_system(system, data, jobs, params=params, **wordnet_texts)
         modelstore.save(trained, Path(scratch))
         tagged = tag_all([system], development, Path(scratch), jobs)
     return tagged[system]["datasets"][DEVELOPMENT_SET]["f1"]
@@ -329,7 +328,7 @@ def tune_definitions(args) -> dict:
     """A system's held-out SemCor accuracy and development F1 without and with WordNet's
     definitions (its use of the examples as registered)."""
     return compare_settings(args, args.tune_definitions, "wordnet_definitions", {
-        str(value).lower(): {"wordnet_definitions": value} for value in (False, True)})
+        str(value).lower(): {"wordnet_definitions": value} for value in (True, False)})
 
 
 def compare_settings(args, name: str, setting: str, settings: dict[str, dict]) -> dict:

@@ -151,6 +151,8 @@ SENSEVAL2_LS = register(Task(
 # and gloss C = 3 ties it: 74.54 against 74.47 %, semeval2007 63.1 both); svm also
 # learns from WordNet's examples (--tune-examples: 74.31 % against 74.09 held-out), dlist not
 # (72.45 against 72.40, a tie, and development F1 60.7 against 61.5).
+# WordNet's definitions as training instances too tie for svm (--tune-definitions: 74.46 % against
+# 74.47 held out), so no system uses them.
 # combo's svm member takes the svm's parameters, and all its members WordNet's examples. combo is
 # trained on request only: its 190 s would take the cold SemCor run past twice its time before
 # the emb, gloss and combo additions (bench/results/semcor.json), for 0.3 F1 on ALL.
