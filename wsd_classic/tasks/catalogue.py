@@ -152,7 +152,7 @@ SENSEVAL2_LS = register(Task(
 # learns from WordNet's examples (--tune-examples: 74.31 % against 74.09 held-out), dlist not
 # (72.45 against 72.40, a tie, and development F1 60.7 against 61.5).
 # WordNet's definitions as training instances too tie for svm (--tune-definitions: 74.46 % against
-# 74.47 held out), so no system uses them.
+# 74.47 held out) and dlist (72.01 against 72.04), so no system uses them.
 # combo's svm member takes the svm's parameters, and all its members WordNet's examples. combo is
 # trained on request only: its 190 s would take the cold SemCor run past twice its time before
 # the emb, gloss and combo additions (bench/results/semcor.json), for 0.3 F1 on ALL.
