@@ -18,7 +18,8 @@ writes bench/results/semcor_context.json. ``--tune-svm C=1,3,10`` does the same 
 svm's parameters, the others as registered (bench/results/semcor_svm_C.json); ``--folds 5``
 averages its held-out accuracy over the five disjoint sets of every 5th file.
 ``--tune-examples [svm|dlist]`` compares the system trained without and with WordNet's examples
-(bench/results/semcor_svm_examples.json). ``--tune-emb exponential:10:1:0,...`` does it for
+(bench/results/semcor_svm_examples.json); ``--tune-definitions [svm|dlist]`` without and with
+WordNet's definitions besides (bench/results/semcor_svm_definitions.json). ``--tune-emb exponential:10:1:0,...`` does it for
 svm's embedding features, each setting ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES`` on the task's
 word vectors (bench/results/semcor_emb.json, one row added per setting). ``--tune-scale
 gloss=1,4`` (or ``emb=...``) does it for the scale of one real-valued group, the corpus analysed
@@ -160,13 +161,12 @@ def benchmark(args) -> dict:
 
 
 def held_out_accuracy(data: allwords.TrainingData, system: str, jobs: int,
-                      params: dict | None = None, fold: int = 0,
-                      wordnet_examples: bool | None = None) -> float:
+                      params: dict | None = None, fold: int = 0, **wordnet_texts) -> float:
     """Accuracy on every ``HELD_OUT_EVERY``-th SemCor file (from the ``fold``-th on) of
-    ``system`` trained on the others (a target is right when its key is one of its gold keys)."""
+    ``system`` trained on the others (a target is right when its key is one of its gold keys);
+    ``wordnet_texts``: ``train_system``'s ``wordnet_examples``, ``wordnet_definitions``."""
     subset, testing = held_out_split(data, fold)
-    trained = allwords.train_system(system, subset, jobs, params=params,
-                                    wordnet_examples=wordnet_examples)
+    trained = allwords.train_system(system, subset, jobs, params=params, **wordnet_texts)
     return accuracy(trained, data.corpus, testing, jobs)
 
 
@@ -193,11 +193,11 @@ def accuracy(trained, corpus: AllWordsCorpus, testing, jobs: int) -> float:
 
 
 def development_f1(data: allwords.TrainingData, system: str, development, jobs: int,
-                   params: dict | None = None, wordnet_examples: bool | None = None) -> float:
-    """F1 on the development set of ``system`` trained on all of SemCor."""
+                   params: dict | None = None, **wordnet_texts) -> float:
+    """F1 on the development set of ``system`` trained on all of SemCor (``wordnet_texts`` as
+    ``held_out_accuracy``'s)."""
     with tempfile.TemporaryDirectory(prefix="semcor-tune-") as scratch:
-        trained = allwords.train_system(system, data, jobs, params=params,
-                                        wordnet_examples=wordnet_examples)
+        trained = allwords.train_system(system, data, jobs, params=params, **wordnet_texts)
         modelstore.save(trained, Path(scratch))
         tagged = tag_all([system], development, Path(scratch), jobs)
     return tagged[system]["datasets"][DEVELOPMENT_SET]["f1"]
@@ -324,6 +324,13 @@ def tune_examples(args) -> dict:
         str(value).lower(): {"wordnet_examples": value} for value in (False, True)})
 
 
+def tune_definitions(args) -> dict:
+    """A system's held-out SemCor accuracy and development F1 without and with WordNet's
+    definitions (its use of the examples as registered)."""
+    return compare_settings(args, args.tune_definitions, "wordnet_definitions", {
+        str(value).lower(): {"wordnet_definitions": value} for value in (True, False)})
+
+
 def compare_settings(args, name: str, setting: str, settings: dict[str, dict]) -> dict:
     """Held-out accuracy (over ``--folds`` sets of files) and development F1 of system ``name``
     trained with each of ``settings`` (``train_system`` arguments, by label)."""
@@ -332,7 +339,8 @@ def compare_settings(args, name: str, setting: str, settings: dict[str, dict]) -
     return {**tuning_result(setting, results, name), "folds": args.folds,
             "other_parameters": {**TASK.system_params(name),
                                  "wordnet_examples": name in TASK.wordnet_examples},
-            "wordnet_examples": len(data.examples.sample)}
+            "wordnet_examples": len(data.examples.sample),
+            **({"wordnet_definitions": len(data.definitions.sample)} if data.definitions else {})}
 
 
 def compare_systems(args, setting: str, settings: dict[str, tuple[str, dict]]):
@@ -342,6 +350,8 @@ def compare_systems(args, setting: str, settings: dict[str, tuple[str, dict]]):
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
                                      featurizer=TASK.featurizer(
                                          [name for name, _ in settings.values()], args.data_dir),
+                                     with_definitions=any("wordnet_definitions" in overrides
+                                                          for _, overrides in settings.values()),
                                      jobs=args.jobs)
     results = {}
     for label, (name, overrides) in settings.items():
@@ -372,7 +382,7 @@ def tune_combo(args) -> dict:
 def lexelts_with_unseen_candidates(data: allwords.TrainingData) -> set[str]:
     """The lexelts some of whose candidates (their gloss blocks' senses) no training instance,
     SemCor's or WordNet's examples', shows: where combo's ``unseen_senses`` changes anything."""
-    featurized = data.featurized_with_examples()
+    featurized = data.featurized_with(data.examples)
     unseen = set()
     for lexelt in featurized.sample.lexelts:
         seen = {sense for instance in lexelt.instances for sense in instance.answers}
@@ -498,7 +508,7 @@ def stacked_combo(data: allwords.TrainingData, jobs: int) -> dict[str, tuple]:
     """Per lexelt, combo (the task's parameters) with its members fitted and their held-out
     evidence, as ``train_system`` would train it before fitting the combiner."""
     params = TASK.system_params("combo")
-    featurized = (data.featurized_with_examples() if "combo" in TASK.wordnet_examples
+    featurized = (data.featurized_with(data.examples) if "combo" in TASK.wordnet_examples
                   else data.featurized)
     rows = engine.lexelt_rows(featurized, systems.get("combo").feature_groups)
     stacked = in_workers(_stack_lexelt, [(params, X, y, weights) for _, X, y, weights in rows],
@@ -669,6 +679,10 @@ def main() -> int:
                         metavar="SYSTEM",
                         help="instead: the held-out and development scores of SYSTEM (default "
                              "svm) without and with WordNet's examples in training")
+    parser.add_argument("--tune-definitions", nargs="?", const="svm", choices=("svm", "dlist"),
+                        metavar="SYSTEM",
+                        help="instead: the held-out and development scores of SYSTEM (default "
+                             "svm) without and with WordNet's definitions in training")
     parser.add_argument("--tune-emb", metavar="STRATEGY:WINDOW:SCALE:SENTENCES,...",
                         help="instead: svm's held-out and development scores per embedding "
                              "rule and context size, e.g. exponential:10:1:0")
@@ -689,7 +703,7 @@ def main() -> int:
                              "pooled over SemCor, per shrinkage, e.g. 1,10,inf")
     parser.add_argument("--folds", type=int, default=1, choices=range(1, HELD_OUT_EVERY + 1),
                         metavar=f"1..{HELD_OUT_EVERY}",
-                        help="with --tune-svm or --tune-examples: average held-out accuracy "
+                        help="with --tune-svm, --tune-examples or --tune-definitions: average held-out accuracy "
                              "over this many disjoint sets of held-out files (default 1)")
     parser.add_argument("--out", type=Path,
                         help="the benchmark's results file (default bench/results/semcor.json)")
@@ -702,6 +716,8 @@ def main() -> int:
                 f"semcor_svm_{args.tune_svm.partition('=')[0]}.json" if args.tune_svm else None),
                (args.tune_examples, tune_examples,
                 f"semcor_{args.tune_examples}_examples.json"),
+               (args.tune_definitions, tune_definitions,
+                f"semcor_{args.tune_definitions}_definitions.json"),
                (args.tune_scale, tune_scale,
                 f"semcor_{args.tune_scale.partition('=')[0]}_scale.json"
                 if args.tune_scale else None),

@@ -5,7 +5,8 @@ sense-tagged words become a ``LexicalSample`` with one lexelt per lemma and part
 contexts are featurized by the same featurizer, and ``tasks.engine.train`` fits the same
 estimators on every lexelt: ``svm``, ``dlist``, and ``mfs``, which is the ``commonest``
 estimator (the lexelt's SemCor sense distribution); ``svm`` also learns from WordNet's example
-sentences of the lexelt's senses (``corpora.wordnet_examples``). A lexelt SemCor tags with one
+sentences of the lexelt's senses (``corpora.wordnet_examples``), and a task may have it learn
+from their definitions too (``corpora.wordnet_definitions``). A lexelt SemCor tags with one
 sense only has nothing to learn from features, so its estimator is fitted on empty feature lists
 and answers that sense. ``wn1`` needs no training: WordNet's first sense.
 
@@ -42,6 +43,7 @@ from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.tasks import catalogue, engine, staging
 from wsd_classic.corpora.allwords import (
     AllWordsCorpus, Target, read_raganato_corpus, read_semcor_corpus)
+from wsd_classic.corpora.wordnet_definitions import read_wordnet_definitions
 from wsd_classic.corpora.wordnet_examples import read_wordnet_examples
 from wsd_classic.tasks.catalogue import Task
 from wsd_classic.tasks.engine import FeaturizedCorpus
@@ -112,30 +114,38 @@ def featurize(corpus: AllWordsCorpus, sample: LexicalSample, featurizer: Featuri
 
 @dataclass
 class TrainingData:
-    """SemCor ready for the estimators, WordNet's examples of its lexelts (None: not read), and
-    what the models must record about them."""
+    """SemCor ready for the estimators, WordNet's examples and definitions of its lexelts
+    (None: not read), and what the models must record about them."""
 
     corpus: AllWordsCorpus
     featurized: FeaturizedCorpus
     info: dict
     examples: FeaturizedCorpus | None = None
+    definitions: FeaturizedCorpus | None = None
 
-    def featurized_with_examples(self) -> FeaturizedCorpus:
-        """SemCor's featurized instances with the examples of each lexelt added to it."""
-        extra = {lexelt.item: lexelt.instances for lexelt in self.examples.sample.lexelts}
+    def featurized_with(self, *extras: FeaturizedCorpus) -> FeaturizedCorpus:
+        """SemCor's featurized instances with the instances of each lexelt in ``extras`` (the
+        examples, the definitions) added to it."""
+        extra: dict[str, list[Instance]] = defaultdict(list)
+        for corpus in extras:
+            for lexelt in corpus.sample.lexelts:
+                extra[lexelt.item].extend(lexelt.instances)
         lexelts = [Lexelt(lexelt.item, [*lexelt.instances, *extra.get(lexelt.item, ())])
                    for lexelt in self.featurized.sample.lexelts]
+        features = dict(self.featurized.features)
+        for corpus in extras:
+            features.update(corpus.features)
         return FeaturizedCorpus(LexicalSample(lexelts, self.featurized.sample.source),
-                                {**self.featurized.features, **self.examples.features},
-                                self.featurized.featurizer)
+                                features, self.featurized.featurizer)
 
 
 def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_features: bool = True,
-                     with_examples: bool = True,
+                     with_examples: bool = True, with_definitions: bool = False,
                      featurizer: Featurizer | Callable[[], Featurizer] | None = None,
                      jobs: int = 1, progress: bool | None = None) -> TrainingData:
     """Read SemCor and featurize the targets of its lexelts with two senses or more, and
-    WordNet's examples of those lexelts (with ``with_features`` and ``with_examples``).
+    WordNet's examples and definitions of those lexelts (with ``with_features`` and
+    ``with_examples``, ``with_definitions``).
     ``featurizer`` (the semcor task's when None, its svm's word vectors included) may be a
     callable that makes it, called once the texts are analysed: ``Task.featurizer_later``'s,
     whose word vectors build meanwhile."""
@@ -147,49 +157,60 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
         senses[target.lexelt].update(target.keys)
     multi_sense = {lexelt for lexelt, keys in senses.items() if len(keys) >= 2}
     sample = as_lexical_sample(corpus, corpus.targets)
-    analyses = examples_corpus = examples_analyses = None
+    analyses = None
+    extras = {}  # name: (corpus, analyses) of WordNet's texts read beside SemCor
     if with_features:
         analyses = sentences.analyse(corpus, jobs, progress, "spaCy (SemCor)")
-        if with_examples:
-            examples_corpus = read_wordnet_examples(multi_sense)
-            examples_analyses = sentences.analyse(examples_corpus, jobs, progress,
-                                                  "spaCy (WordNet examples)")
+        for name, wanted, read in (("examples", with_examples, read_wordnet_examples),
+                                   ("definitions", with_definitions, read_wordnet_definitions)):
+            if wanted:
+                extra = read(multi_sense)
+                extras[name] = (extra, sentences.analyse(extra, jobs, progress,
+                                                         f"spaCy (WordNet {name})"))
     if not isinstance(featurizer, Featurizer):
         featurizer = featurizer()
     featurized = featurize(
         corpus, sample, featurizer,
         (lambda target: target.lexelt in multi_sense) if with_features else (lambda target: False),
         jobs, progress, analyses=analyses)
-    examples = None
-    if examples_corpus is not None:
-        examples = featurize(examples_corpus,
-                             as_lexical_sample(examples_corpus, examples_corpus.targets),
-                             featurizer, lambda target: True, jobs, progress,
-                             analyses=examples_analyses)
+    featurized_extras = {
+        name: featurize(extra, as_lexical_sample(extra, extra.targets), featurizer,
+                        lambda target: True, jobs, progress, analyses=extra_analyses)
+        for name, (extra, extra_analyses) in extras.items()}
     info = {"training": "SemCor 3.0", "parts": list(parts),
             "training_sha256": registry.tree_sha256(
                 Path(semcor_root), tuple(f"{part}/tagfiles" for part in parts)),
             "targets": len(corpus.targets), "lexelts": len(senses),
             "multi_sense_lexelts": len(multi_sense), "unknown_keys": corpus.unknown_keys}
-    return TrainingData(corpus, featurized, info, examples)
+    return TrainingData(corpus, featurized, info, **featurized_extras)
 
 
 def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | None = None,
                  params: dict | None = None, wordnet_examples: bool | None = None,
+                 wordnet_definitions: bool | None = None,
                  task: Task = catalogue.SEMCOR) -> TrainedSystem:
     """Fit the all-words system ``name`` (not ``wn1``) on every lexelt of the training data;
-    ``params`` override the task's parameters for it, ``wordnet_examples`` (not None) its use
-    of WordNet's examples."""
+    ``params`` override the task's parameters for it, ``wordnet_examples`` and
+    ``wordnet_definitions`` (not None) its use of WordNet's examples and definitions."""
     if wordnet_examples is None:
         wordnet_examples = name in task.wordnet_examples
-    if wordnet_examples and data.examples is None:
-        raise WsdError(f"all-words system {name} trains on WordNet's examples: prepare the "
-                       f"training data with features")
-    featurized = data.featurized_with_examples() if wordnet_examples else data.featurized
+    if wordnet_definitions is None:
+        wordnet_definitions = name in task.wordnet_definitions
+    extras = []
+    for wanted, extra, what in ((wordnet_examples, data.examples, "examples"),
+                                (wordnet_definitions, data.definitions, "definitions")):
+        if wanted and extra is None:
+            raise WsdError(f"all-words system {name} trains on WordNet's {what}: prepare the "
+                           f"training data with features")
+        if wanted:
+            extras.append(extra)
+    featurized = data.featurized_with(*extras)
     trained = engine.train(name, featurized, task.name, jobs, progress,
                            {**task.system_params(name), **(params or {})}, task.kind)
     trained.info = {**data.info, "all_words_system": name,
-                    "wordnet_examples": len(data.examples.sample) if wordnet_examples else 0}
+                    "wordnet_examples": len(data.examples.sample) if wordnet_examples else 0,
+                    "wordnet_definitions":
+                        len(data.definitions.sample) if wordnet_definitions else 0}
     return trained
 
 
@@ -211,6 +232,7 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
         data = prepare_training(
             semcor_root, with_features=with_features, jobs=jobs,
             with_examples=any(name in task.wordnet_examples for name in trainable),
+            with_definitions=any(name in task.wordnet_definitions for name in trainable),
             featurizer=task.featurizer_later(trainable, data_dir))
     info = data.info
     lines = [f"SemCor ({', '.join(info['parts'])}): {len(data.corpus.sentences):,} sentences, "

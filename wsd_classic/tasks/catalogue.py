@@ -48,6 +48,7 @@ class Task:
     paths in ``files``); ``split``: train:test parts drawn from ``files.train`` (seed ``seed``)
     when there is no test set; ``params``: per-system parameters over the registered ones;
     ``wordnet_examples``: systems that also train on WordNet's example sentences;
+    ``wordnet_definitions``: systems that also train on WordNet's definitions;
     ``embedding``: how the ``emb`` group combines word vectors (None: the task has none);
     ``on_request``: systems trained only when ``--systems`` names them (``systems`` are the
     default);
@@ -64,6 +65,7 @@ class Task:
     files: LexicalSampleFiles | None = None
     params: dict[str, dict] = field(default_factory=dict)
     wordnet_examples: frozenset[str] = frozenset()
+    wordnet_definitions: frozenset[str] = frozenset()
     split: tuple[int, int] | None = None
     seed: int = 0
     published: bool = False
@@ -149,6 +151,8 @@ SENSEVAL2_LS = register(Task(
 # and gloss C = 3 ties it: 74.54 against 74.47 %, semeval2007 63.1 both); svm also
 # learns from WordNet's examples (--tune-examples: 74.31 % against 74.09 held-out), dlist not
 # (72.45 against 72.40, a tie, and development F1 60.7 against 61.5).
+# WordNet's definitions as training instances too tie for svm (--tune-definitions: 74.46 % against
+# 74.47 held out) and dlist (72.01 against 72.04), so no system uses them.
 # combo's svm member takes the svm's parameters, and all its members WordNet's examples. combo is
 # trained on request only: its 190 s would take the cold SemCor run past twice its time before
 # the emb, gloss and combo additions (bench/results/semcor.json), for 0.3 F1 on ALL.
