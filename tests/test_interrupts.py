@@ -207,8 +207,12 @@ def test_killed_run_leaves_outputs_as_before_or_complete(before, tmp_path, point
     root = copy_of(before_root, tmp_path)
     # two training processes where training is struck: Ctrl-C reaches joblib's workers too
     process = start_train(root, NEW_RUN, jobs=2 if point == "train" else 1)
-    assert strike(process, root, point, signal_number), f"the run ended before {point}"
-    _, stderr = process.communicate(timeout=RUN_SECONDS)
+    try:
+        assert strike(process, root, point, signal_number), f"the run ended before {point}"
+        _, stderr = process.communicate(timeout=RUN_SECONDS)
+    finally:  # a run that outlives its signal is a failure, and must not outlive the test
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
     states = check_before_or_complete(root, before_files)
     if point == "swap":
         assert states["results"] == "new"
