@@ -1,5 +1,8 @@
 """Work shared out to forked worker processes: order, errors, a worker that dies."""
 import os
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -98,3 +101,54 @@ def _gloss_words(key):
     from wsd_classic.systems.lesk import gloss_lemmas
 
     return sorted(gloss_lemmas(key))
+
+
+# A parent that starts two workers, each noting its pid and then waiting, and ends abruptly, as
+# a run does when Ctrl-C reaches it just after a fork the pool has not yet recorded.
+PARENT_ENDS_UNDER_ITS_WORKERS = """
+import os, sys, threading, time
+from wsd_classic import workers
+
+def note_and_wait(path):
+    with open(path, "a") as note:
+        note.write(f"{os.getpid()}\\n")
+    time.sleep(120)
+
+notes = sys.argv[1]
+threading.Thread(target=lambda: list(workers.in_workers(note_and_wait, [notes] * 2, 2)),
+                 daemon=True).start()
+while len(open(notes).read().split()) < 2 if os.path.exists(notes) else True:
+    time.sleep(0.01)
+os._exit(1)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return "\tZ" not in next(line for line in status if line.startswith("State:"))
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")
+def test_workers_end_with_the_process_that_forked_them(tmp_path):
+    notes = tmp_path / "workers"
+    subprocess.run([sys.executable, "-c", PARENT_ENDS_UNDER_ITS_WORKERS, notes], timeout=60)
+    pids = [int(pid) for pid in notes.read_text().split()]
+    deadline = time.monotonic() + 10
+    while any(map(_alive, pids)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(map(_alive, pids))
+
+
+def test_a_ctrl_c_held_while_workers_start_comes_when_they_have():
+    import signal
+
+    went_on = False
+    with pytest.raises(KeyboardInterrupt):
+        with workers.quiet_on_ctrl_c() as ctrl_c, workers.ctrl_c_held(ctrl_c):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.1)  # the handler has run by now
+            went_on = ctrl_c.is_set()
+    assert went_on

@@ -24,6 +24,9 @@ WORKER_EXIT_GRACE_SECONDS = 1.0
 # cost 4.3 s for SemCor's 22,436 lexelts against 0.2 s in batches, and batches this small
 # still even out lexelts of very different sizes.
 BATCHES_PER_PROCESS = 64
+# How many ``ctrl_c_held`` blocks are open: a Ctrl-C within waits for their end.
+_held = 0
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent ends
 
 
 def in_workers(function: Callable, items: Sequence, processes: int) -> Iterator:
@@ -34,10 +37,12 @@ def in_workers(function: Callable, items: Sequence, processes: int) -> Iterator:
         return
     with quiet_on_ctrl_c() as ctrl_c:
         pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_one_blas_thread)
+                                   initializer=_start_worker, initargs=(os.getpid(),))
         try:
-            yield from pool.map(function, items,
-                                chunksize=max(1, len(items) // (processes * BATCHES_PER_PROCESS)))
+            with ctrl_c_held(ctrl_c):  # the pool forks its workers as the items are submitted
+                results = pool.map(function, items, chunksize=max(
+                    1, len(items) // (processes * BATCHES_PER_PROCESS)))
+            yield from results
         except BrokenProcessPool as error:
             raise worker_loss(ctrl_c, "a worker process ended unexpectedly") from error
         finally:
@@ -66,7 +71,8 @@ def quiet_on_ctrl_c() -> Iterator[threading.Event]:
         if os.getpid() != parent:
             os._exit(0)  # any other status makes spaCy warn; the parent reports the interrupt
         ctrl_c.set()
-        raise KeyboardInterrupt
+        if not _held:
+            raise KeyboardInterrupt
 
     unraisable_hook = sys.unraisablehook
 
@@ -83,12 +89,47 @@ def quiet_on_ctrl_c() -> Iterator[threading.Event]:
         sys.unraisablehook = unraisable_hook
 
 
+@contextlib.contextmanager
+def ctrl_c_held(ctrl_c: threading.Event) -> Iterator[None]:
+    """Within (and within ``quiet_on_ctrl_c``, whose event ``ctrl_c`` is), a Ctrl-C only sets
+    ``ctrl_c``; KeyboardInterrupt is raised on the way out. A pool forks its workers within: a
+    KeyboardInterrupt between a fork and the pool's record of the child (forked after the
+    signal, the child never sees it) would leave a worker the pool never stops, which the
+    interpreter's exit then waits for, for ever."""
+    global _held
+    _held += 1
+    try:
+        yield
+    finally:
+        _held -= 1
+    if ctrl_c.is_set():
+        raise KeyboardInterrupt
+
+
 def worker_loss(ctrl_c: threading.Event, message: str) -> BaseException:
     """What a worker that left means: this process's own Ctrl-C (the group's Ctrl-C may end
     the workers a moment before it reaches this process), else an error."""
     if not ctrl_c.is_set():
         time.sleep(WORKER_EXIT_GRACE_SECONDS)
     return KeyboardInterrupt() if ctrl_c.is_set() else WsdError(message)
+
+
+def _start_worker(parent: int) -> None:
+    _end_with_parent(parent)
+    _one_blas_thread()
+
+
+def _end_with_parent(parent: int) -> None:
+    """A worker ends when the process that forked it does. A Ctrl-C that reaches the parent just
+    after a fork, before the pool has recorded the child (which, forked after the signal, never
+    sees it), would otherwise leave that worker waiting for work for ever, holding the run's
+    locks and its caller's output pipes."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent ended before the line above
+        os._exit(0)
 
 
 def _one_blas_thread():
