@@ -120,10 +120,9 @@ def _start_worker(parent: int) -> None:
 
 
 def _end_with_parent(parent: int) -> None:
-    """A worker ends when the process that forked it does. A Ctrl-C that reaches the parent just
-    after a fork, before the pool has recorded the child (which, forked after the signal, never
-    sees it), would otherwise leave that worker waiting for work for ever, holding the run's
-    locks and its caller's output pipes."""
+    """A worker ends when the process that forked it does. A parent killed outright (its pool
+    given no chance to send the workers away) would otherwise leave them waiting for work for
+    ever, holding the run's locks and its caller's output pipes."""
     if sys.platform.startswith("linux"):
         import ctypes
 

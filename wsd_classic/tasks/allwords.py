@@ -126,6 +126,8 @@ class TrainingData:
     def featurized_with(self, *extras: FeaturizedCorpus) -> FeaturizedCorpus:
         """SemCor's featurized instances with the instances of each lexelt in ``extras`` (the
         examples, the definitions) added to it."""
+        if not extras:
+            return self.featurized
         extra: dict[str, list[Instance]] = defaultdict(list)
         for corpus in extras:
             for lexelt in corpus.sample.lexelts:

@@ -94,8 +94,9 @@ def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
 
     ``params`` override the system's registered constructor parameters.
     """
-    jobs_input = lexelt_rows(corpus, systems.get(system).feature_groups)
-    systems.get(system).estimator.load_resources()
+    registered = systems.get(system)
+    jobs_input = lexelt_rows(corpus, registered.feature_groups)
+    registered.estimator.load_resources()
     if progress is None:
         progress = sys.stderr.isatty()
     bar = tqdm(total=len(jobs_input), desc=f"train {system}", unit="lexelt", disable=not progress,
