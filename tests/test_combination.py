@@ -119,3 +119,52 @@ def test_a_lexelt_with_fewer_instances_than_folds_keeps_the_default_parameters()
     X, y = lexelt(repeats=1)
     model = Combination(default_params=(-1, 1, 2, 1, 0.5, 0.1, 3)).fit(X, y)
     assert model.mixture_ == [-1, 1, 2, 1, 0.5, 0.1, 3]
+
+
+@pytest.fixture
+def counted_svm_fits(monkeypatch):
+    from wsd_classic.systems import svm
+
+    fits = []
+    real = svm._fit_svc
+    monkeypatch.setattr(svm, "_fit_svc", lambda *args: fits.append(1) or real(*args))
+    return fits
+
+
+def test_a_fitted_svm_is_reused_with_its_held_out_decisions_and_changes_nothing(counted_svm_fits):
+    X, y = lexelt(repeats=8)
+    alone = systems.make("combo").fit(X, y)
+    svm = systems.make("svm").fit(X, y)
+    counted_svm_fits.clear()
+    reusing = systems.make("combo").fit(X, y, fitted_members={"svm": svm})
+    assert counted_svm_fits == []  # neither the folds' svms nor the final one fitted again
+    assert np.array_equal(reusing.predict_proba(X), alone.predict_proba(X))
+    assert reusing.mixture_ == alone.mixture_
+    assert reusing.get_state()[0] == alone.get_state()[0]  # the member stored uncalibrated
+
+
+def test_a_fitted_member_with_other_parameters_is_fitted_again(counted_svm_fits):
+    X, y = lexelt(repeats=8)
+    alone = systems.make("combo").fit(X, y)
+    other = systems.make("svm", C=0.01).fit(X, y)
+    counted_svm_fits.clear()
+    refitted = systems.make("combo").fit(X, y, fitted_members={"svm": other})
+    assert len(counted_svm_fits) == 6  # five folds and all the data
+    assert np.array_equal(refitted.predict_proba(X), alone.predict_proba(X))
+
+
+def test_the_engine_gives_a_combination_the_members_trained_before_it(tiny_models,
+                                                                      counted_svm_fits):
+    from wsd_classic.tasks import engine
+
+    _, task, corpus = tiny_models
+    alone = engine.train("combo", corpus, task, progress=False)
+    svm = engine.train("svm", corpus, task, progress=False)
+    counted_svm_fits.clear()
+    reusing = engine.train("combo", corpus, task, progress=False, fitted={"svm": svm})
+    assert counted_svm_fits == []
+    rows = corpus.rows(list(corpus.sample.instances()), Combination.feature_groups)
+    assert sorted(reusing.models) == sorted(alone.models)
+    for item, model in reusing.models.items():
+        assert model.models_["svm"] is not svm.models[item]  # a view, the svm left calibrated
+        assert np.array_equal(model.predict_proba(rows), alone.models[item].predict_proba(rows))

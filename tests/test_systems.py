@@ -90,6 +90,45 @@ def test_svm_answers_the_training_distribution_below_its_minimum_of_instances():
     assert learnt.predict(river_context)[0] == RIVER
 
 
+def test_held_out_folds_keep_an_instance_s_rows_together_and_need_enough_instances():
+    from wsd_classic.systems.base import held_out_folds
+
+    X, y = toy_data(repeats=6)
+    X, y = X + [X[0]], y + [MONEY]  # the first instance tagged twice: two identical rows
+    folds = held_out_folds(X, 5, random_state=0)
+    assert sorted(set(folds)) == [0, 1, 2, 3, 4]
+    assert folds[0] == folds[-1]
+    assert held_out_folds(X[:4], 5, random_state=0) is None
+    assert np.array_equal(held_out_folds(X, 5, random_state=0), folds)
+
+
+def test_svm_calibrates_on_decisions_of_models_that_never_saw_the_row():
+    X, y = toy_data(repeats=6)
+    model = LinearSVM(C=1.0).fit(X, y)
+    folds = model.held_out_folds_
+    y = np.array(y)
+    for fold in sorted(set(folds)):
+        train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
+        alone = LinearSVM(C=1.0, calibrate=False).fit([X[i] for i in train], y[train])
+        expected = np.full((len(test), 2), -np.inf)
+        expected[:, np.searchsorted(model.classes_, alone.classes_)] = alone.decision_function(
+            [X[i] for i in test])
+        assert np.array_equal(model.held_out_decisions_[test], expected)
+    assert model.held_out_params_ == alone.get_params()
+
+
+def test_an_uncalibrated_svm_is_the_same_fit_without_temperature_or_prior_share():
+    X, y = toy_data(repeats=6)
+    calibrated = LinearSVM(C=1.0).fit(X, y)
+    plain = LinearSVM(C=1.0, calibrate=False).fit(X, y)
+    view = calibrated.uncalibrated()
+    assert view.get_params() == plain.get_params()
+    assert (view.temperature_, view.prior_share_) == (1.0, 0.0) != (
+        calibrated.temperature_, calibrated.prior_share_)
+    assert np.array_equal(view.predict_proba(X), plain.predict_proba(X))
+    assert calibrated.calibrate  # the fitted model itself is left as it was
+
+
 def test_svm_learns_from_weighted_blocks_and_keeps_them_through_its_state():
     from wsd_classic.features.weighted import Weighted
 

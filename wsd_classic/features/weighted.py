@@ -26,12 +26,3 @@ class Weighted:
 def binary_names(features: Iterable) -> Iterator[str]:
     """The binary feature names of a row, its ``Weighted`` blocks left out."""
     return (feature for feature in features if isinstance(feature, str))
-
-
-def all_names(features: Iterable) -> Iterator[str]:
-    """Every feature name of a row: binary names and the names of its ``Weighted`` blocks."""
-    for feature in features:
-        if isinstance(feature, str):
-            yield feature
-        else:
-            yield from feature.names

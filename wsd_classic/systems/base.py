@@ -13,9 +13,10 @@ from typing import Sequence
 import numpy as np
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.model_selection import GroupKFold
 
 from wsd_classic.errors import WsdError
-from wsd_classic.features.weighted import all_names
+from wsd_classic.features.weighted import binary_names
 
 # The linear SVM (liblinear too) and the decision list hold dense senses x features and senses x
 # training-rows arrays. A lexelt whose arrays would pass this many entries (256 MiB of float64
@@ -35,6 +36,8 @@ class SenseClassifier(ClassifierMixin, BaseEstimator):
     #: without the trailing underscore: ``temperature`` for ``temperature_``
     state_fields: tuple[str, ...] = ()
     state_arrays: tuple[str, ...] = ()
+    #: systems whose models, fitted on the same rows, ``fit`` takes as ``fitted_members``
+    member_systems: tuple[str, ...] = ()
 
     @classmethod
     def load_resources(cls) -> None:
@@ -124,7 +127,31 @@ def feature_matrix(X: Sequence[Sequence], vocabulary: dict[str, int], unit_binar
 
 
 def build_vocabulary(X: Sequence[Sequence]) -> dict[str, int]:
-    return vocabulary_of(sorted({name for row in X for name in all_names(row)}))
+    """Every feature name of the rows, sorted: binary names and their blocks' names (a group's
+    blocks share one names tuple, so each tuple is read once)."""
+    names: set[str] = set()
+    blocks = set()
+    for features in X:
+        names.update(filter(str.__instancecheck__, features))
+        blocks.update(block.names for block in filterfalse(str.__instancecheck__, features))
+    names.update(*blocks)
+    return vocabulary_of(sorted(names))
+
+
+def held_out_folds(X: Sequence[Sequence], folds: int, random_state: int) -> np.ndarray | None:
+    """Each row's fold (0 to ``folds`` - 1) for cross-fitting, None when the rows hold fewer
+    distinct instances than folds. The rows of an instance with several gold tags are
+    identical: they share a fold, or the copy in the training folds would make its held-out
+    twin look confidently wrong."""
+    groups = np.unique([" ".join(sorted(set(binary_names(row)))) for row in X],
+                       return_inverse=True)[1]
+    if groups.max(initial=-1) + 1 < folds:
+        return None
+    assignment = np.empty(len(X), dtype=int)
+    splits = GroupKFold(folds, shuffle=True, random_state=random_state).split(X, groups=groups)
+    for fold, (_, test) in enumerate(splits):
+        assignment[test] = fold
+    return assignment
 
 
 def vocabulary_of(names: Sequence[str]) -> dict[str, int]:

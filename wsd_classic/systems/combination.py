@@ -25,13 +25,11 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize
 from scipy.special import softmax
-from sklearn.model_selection import GroupKFold
 
 from wsd_classic.features import select_groups
 from wsd_classic.features.gloss import PREFIX as GLOSS_PREFIX
-from wsd_classic.features.weighted import binary_names
 from wsd_classic.systems import candidates
-from wsd_classic.systems.base import SenseClassifier
+from wsd_classic.systems.base import SenseClassifier, held_out_folds
 from wsd_classic.systems.dlist import DecisionList
 from wsd_classic.systems.lesk import Lesk
 from wsd_classic.systems.svm import LinearSVM
@@ -131,6 +129,7 @@ def fit_params(evidence: np.ndarray, allowed: np.ndarray, truth: np.ndarray,
 
 
 class Combination(SenseClassifier):
+    member_systems = tuple(MEMBERS)
     feature_groups = tuple(dict.fromkeys(
         [*(group for estimator in MEMBERS.values() for group in estimator.feature_groups),
          "gloss"]))
@@ -171,11 +170,15 @@ class Combination(SenseClassifier):
     def _fit_member(self, name: str, rows, y, weights):
         return MEMBERS[name](**self.member_params_[name]).fit(rows, y, sample_weight=weights)
 
-    def fit(self, X, y, sample_weight=None):
-        evidence, allowed, truth, weights = self.fit_members(X, y, sample_weight)
+    def fit(self, X, y, sample_weight=None, fitted_members: dict | None = None):
+        """``fitted_members``: systems already fitted on these very rows, by member name
+        (``member_systems``); each one whose parameters are its member's is used as that
+        member, and the svm's held-out decision values on the combination's folds as its
+        evidence, instead of fitting them again."""
+        evidence, allowed, truth, weights = self.fit_members(X, y, sample_weight, fitted_members)
         return self.fit_combiner(evidence, allowed, truth, weights, self.shrinkage)
 
-    def fit_members(self, X, y, sample_weight=None):
+    def fit_members(self, X, y, sample_weight=None, fitted_members: dict | None = None):
         """Fit the members on all the data, and return their held-out evidence (instances x
         senses x ``EVIDENCE``), the senses allowed, the true senses and the rows' weights
         (empty when the lexelt has fewer distinct instances than folds)."""
@@ -195,29 +198,54 @@ class Combination(SenseClassifier):
         self.member_params_ = {name: {**systems.get(name).params, **MEMBER_OVERRIDES.get(name, {}),
                                       **(self.member_params or {}).get(name, {})}
                                for name in self.members_}
-        groups = np.unique([" ".join(sorted(set(binary_names(row)))) for row in X],
-                           return_inverse=True)[1]
+        fitted = self._usable(fitted_members or {})
+        folds = held_out_folds(X, self.folds, self.random_state)
+        svm_held_out = self._svm_held_out(fitted.get("svm"), folds)
         member_rows = self._member_rows(X)
         held_out = np.zeros((len(y), len(self.classes_), len(EVIDENCE)))
-        if groups.max() + 1 >= self.folds:
-            folds = GroupKFold(self.folds, shuffle=True, random_state=self.random_state)
-            for train, test in folds.split(X, y, groups):
-                fold_prior = self._prior_of(y[train], weights[train])
-                models = {name: self._fit_member(name, [rows[i] for i in train], y[train],
-                                                 weights[train])
-                          for name, rows in member_rows.items()}
-                held_out[test] = self._evidence(
-                    [X[i] for i in test], {name: [rows[i] for i in test]
-                                           for name, rows in member_rows.items()},
-                    models, fold_prior)
-            scored = np.arange(len(y))
-        else:
-            scored = np.arange(0)
-        self.models_ = {name: self._fit_member(name, rows, y, weights)
+        for fold in range(self.folds if folds is not None else 0):
+            train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
+            fold_prior = self._prior_of(y[train], weights[train])
+            models = {name: self._fit_member(name, [rows[i] for i in train], y[train],
+                                             weights[train])
+                      for name, rows in member_rows.items()
+                      if not (name == "svm" and svm_held_out is not None)}
+            held_out[test] = self._evidence(
+                [X[i] for i in test], {name: [rows[i] for i in test]
+                                       for name, rows in member_rows.items()},
+                models, fold_prior)
+            if svm_held_out is not None:
+                held_out[test, :, 0] = svm_held_out[test]
+        scored = np.arange(len(y) if folds is not None else 0)
+        self.models_ = {name: fitted[name] if name in fitted else self._fit_member(name, rows, y, weights)
                         for name, rows in member_rows.items()}
         allowed = candidates.allowed_mask(X, self.classes_, self.plain_senses_)
         return (held_out[scored], allowed[scored], np.searchsorted(self.classes_, y[scored]),
                 weights[scored])
+
+    def _usable(self, fitted_members: dict) -> dict:
+        """The fitted systems that are members as this combination makes them: the same
+        parameters, the svm's calibration set aside (the combiner has its own)."""
+        usable = {}
+        for name, model in fitted_members.items():
+            if name in self.members_ and isinstance(model, MEMBERS[name]):
+                if isinstance(model, LinearSVM):
+                    model = model.uncalibrated()
+                if model.get_params() == MEMBERS[name](**self.member_params_[name]).get_params():
+                    usable[name] = model
+        return usable
+
+    def _svm_held_out(self, svm: LinearSVM | None, folds: np.ndarray | None) -> np.ndarray | None:
+        """The svm member's held-out decision values over ``classes_`` (-inf for senses its
+        fold lacks), when the fitted ``svm`` cross-fitted itself on these folds with the
+        member's parameters; else None."""
+        if (svm is None or folds is None or getattr(svm, "held_out_folds_", None) is None
+                or not np.array_equal(svm.held_out_folds_, folds)
+                or svm.held_out_params_ != LinearSVM(**self.member_params_["svm"]).get_params()):
+            return None
+        values = np.full((len(folds), len(self.classes_)), -np.inf)
+        values[:, np.searchsorted(self.classes_, svm.classes_)] = svm.held_out_decisions_
+        return values
 
     def fit_combiner(self, evidence, allowed, truth, weights, shrinkage: float):
         """The mixture's parameters from held-out evidence (``fit_members``); the defaults when

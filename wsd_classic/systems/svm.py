@@ -8,19 +8,18 @@ parameter, so it cannot overfit small lexelts the way per-class Platt scaling wo
 """
 from __future__ import annotations
 
+import copy
 import warnings
 
 import numpy as np
 from scipy.optimize import minimize
 from scipy.special import softmax
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.model_selection import GroupKFold
 from sklearn.svm import LinearSVC
 
-from wsd_classic.features.weighted import binary_names
 from wsd_classic.systems import candidates
 from wsd_classic.systems.base import (SenseClassifier, build_vocabulary, check_dense_size,
-                                      feature_matrix, vocabulary_names)
+                                      feature_matrix, held_out_folds, vocabulary_names)
 
 CALIBRATION_FOLDS = 5
 TEMPERATURE_BOUNDS = (0.02, 20.0)
@@ -35,16 +34,6 @@ def _fit_svc(matrix, y, weights, C: float) -> LinearSVC:
         warnings.filterwarnings("ignore", category=ConvergenceWarning)
         return LinearSVC(C=C, loss="squared_hinge", dual=True, max_iter=5000, random_state=0,
                          tol=1e-4).fit(matrix, y, sample_weight=weights)
-
-
-def _decision_matrix(svc: LinearSVC, matrix, classes: np.ndarray) -> np.ndarray:
-    """Decision values over ``classes`` (a superset of ``svc.classes_``); absent classes: -inf."""
-    values = svc.decision_function(matrix)
-    if len(svc.classes_) == 2:
-        values = np.column_stack([-values, values]) / 2
-    full = np.full((matrix.shape[0], len(classes)), -np.inf)
-    full[:, np.searchsorted(classes, svc.classes_)] = values
-    return full
 
 
 def _feature_major(coef: np.ndarray) -> np.ndarray:
@@ -96,8 +85,38 @@ class LinearSVM(SenseClassifier):
             intercept = np.concatenate([-intercept, intercept]) / 2
         self.coef_, self.intercept_ = _feature_major(coef), intercept
         if self.calibrate:
-            self.temperature_, self.prior_share_ = self._fit_calibration(X, matrix, y, weights)
+            self._cross_fit(X, y, weights)
+            self.temperature_, self.prior_share_ = self._fit_calibration(X, y, weights)
         return self
+
+    def _cross_fit(self, X, y, weights) -> None:
+        """Decision values of each training row from an uncalibrated svm fitted on the other
+        folds (-inf for senses its fold lacks; all -inf without folds), as tagging meets
+        them: features the fold never saw are unknown to its model.
+
+        Kept beside the fold of each row and the fold models' parameters: a combination whose
+        svm member has those parameters and folds reuses them (``systems.combination``)."""
+        self.held_out_params_ = {**self.get_params(), "calibrate": False, "min_instances": 0}
+        self.held_out_folds_ = held_out_folds(X, CALIBRATION_FOLDS, self.random_state)
+        self.held_out_decisions_ = np.full((len(y), len(self.classes_)), -np.inf)
+        if self.held_out_folds_ is None:
+            return
+        for fold in range(CALIBRATION_FOLDS):
+            train = np.flatnonzero(self.held_out_folds_ != fold)
+            test = np.flatnonzero(self.held_out_folds_ == fold)
+            model = LinearSVM(**self.held_out_params_).fit(
+                [X[i] for i in train], y[train], sample_weight=weights[train])
+            columns = np.searchsorted(self.classes_, model.classes_)
+            self.held_out_decisions_[np.ix_(test, columns)] = model.decision_function(
+                [X[i] for i in test])
+
+    def uncalibrated(self) -> "LinearSVM":
+        """This fitted svm as one fitted with ``calibrate=False`` would be (same weights)."""
+        model = copy.copy(self)
+        model.calibrate = False
+        if hasattr(self, "held_out_decisions_"):  # else calibration never ran
+            model.temperature_, model.prior_share_ = 1.0, 0.0
+        return model
 
     @classmethod
     def from_state(cls, params: dict, meta: dict, arrays: dict[str, np.ndarray]):
@@ -105,31 +124,22 @@ class LinearSVM(SenseClassifier):
         model.coef_ = _feature_major(model.coef_)
         return model
 
-    def _fit_calibration(self, X, matrix, y, weights) -> tuple[float, float]:
-        """Temperature and prior share minimising the held-out log-loss of ``predict_proba``.
+    def _fit_calibration(self, X, y, weights) -> tuple[float, float]:
+        """Temperature and prior share minimising the log-loss of ``predict_proba`` on the
+        held-out decision values (``_cross_fit``).
 
         The distribution is (1-ε)·softmax(z/T) + ε·prior: the prior share keeps some mass for
         senses the classifier cannot rank high (rare ones, or the sense of a held-out instance
-        its fold never saw), which a temperature alone cannot. The rows of an instance with
-        several gold tags are identical: they share a fold, or the copy in the training folds
-        would make its held-out twin look confidently wrong. Senses the candidate filter rules
-        out are left out, as in ``predict_proba``.
+        its fold never saw), which a temperature alone cannot. A row whose fold model knew one
+        sense only says nothing of either. Senses the candidate filter rules out are left out,
+        as in ``predict_proba``.
         """
-        groups = np.unique([" ".join(sorted(set(binary_names(row)))) for row in X],
-                           return_inverse=True)[1]
-        if groups.max() + 1 < CALIBRATION_FOLDS:
-            return 1.0, 0.0
-        held_out = np.full((len(y), len(self.classes_)), -np.inf)
-        folds = GroupKFold(CALIBRATION_FOLDS, shuffle=True, random_state=self.random_state)
-        for train, test in folds.split(matrix, y, groups):
-            if len(set(y[train])) < 2:
-                continue
-            svc = _fit_svc(matrix[train], y[train], weights[train], self.C)
-            held_out[test] = _decision_matrix(svc, matrix[test], self.classes_)
+        held_out = self.held_out_decisions_.copy()
+        ranked = np.isfinite(held_out).sum(axis=1) >= 2
         allowed = (candidates.allowed_mask(X, self.classes_, self.plain_senses_)
                    if self.restrict_candidates else np.ones_like(held_out, dtype=bool))
         held_out[~allowed] = -np.inf
-        scored = np.isfinite(held_out).any(axis=1)
+        scored = ranked & np.isfinite(held_out).any(axis=1)
         if not scored.any():
             return 1.0, 0.0
         values, allowed, weights = held_out[scored], allowed[scored], weights[scored]

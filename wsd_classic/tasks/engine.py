@@ -8,7 +8,7 @@ the system knows nothing of with the system's back-off (``decide``).
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,32 +78,41 @@ def lexelt_rows(corpus: FeaturizedCorpus, groups: Sequence[str]) -> list[tuple]:
 
 
 def _fit_lexelt(job: tuple):
-    """The estimator of one lexelt's ``(system, params, item, X, y, weights)``."""
-    system, params, item, X, y, weights = job
+    """The estimator of one lexelt's ``(system, params, item, X, y, weights, members)``."""
+    system, params, item, X, y, weights, members = job
+    fit_params = {"fitted_members": members} if members else {}
     try:
-        return systems.make(system, **params).fit(X, y, sample_weight=weights)
+        return systems.make(system, **params).fit(X, y, sample_weight=weights, **fit_params)
     except WsdError as error:  # an estimator does not know which lexelt it is fitted on
         raise WsdError(f"lexelt {item}: {system}: {error.message}") from None
 
 
 def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
           progress: bool | None = None, params: dict | None = None,
-          kind: str = LEXICAL_SAMPLE) -> TrainedSystem:
+          kind: str = LEXICAL_SAMPLE,
+          fitted: Mapping[str, TrainedSystem] | None = None) -> TrainedSystem:
     """Fit ``system`` on every lexelt of ``corpus`` that has annotated instances, for the task
     named ``task`` of kind ``kind``.
 
-    ``params`` override the system's registered constructor parameters.
+    ``params`` override the system's registered constructor parameters. ``fitted``: systems
+    already trained on ``corpus``, by name; a system made of others (``member_systems``) is
+    given their models of each lexelt rather than fitting them again.
     """
     registered = systems.get(system)
     jobs_input = lexelt_rows(corpus, registered.feature_groups)
     registered.estimator.load_resources()
+    members = [fitted[name] for name in registered.estimator.member_systems
+               if name in (fitted or {})]
     if progress is None:
         progress = sys.stderr.isatty()
     bar = tqdm(total=len(jobs_input), desc=f"train {system}", unit="lexelt", disable=not progress,
                file=sys.stderr)
-    fitted = in_workers(_fit_lexelt, [(system, params or {}, *job) for job in jobs_input], jobs)
+    fitted_models = in_workers(_fit_lexelt, [
+        (system, params or {}, item, X, y, weights,
+         {member.system: member.models[item] for member in members if item in member.models})
+        for item, X, y, weights in jobs_input], jobs)
     models = {}
-    for (item, *_), model in zip(jobs_input, fitted):
+    for (item, *_), model in zip(jobs_input, fitted_models):
         models[item] = model
         bar.update()
     bar.close()

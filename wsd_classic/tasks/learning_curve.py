@@ -100,10 +100,13 @@ def execute(run: TaskRun, chosen: list[str], fractions: tuple[float, ...], resul
     for fraction, subsample in subsamples.items():
         corpus = engine.FeaturizedCorpus(subsample, train_corpus.features,
                                          train_corpus.featurizer)
+        trained_here = {}
         for name in chosen:
             with timer.stage("train"):
                 trained = engine.train(name, corpus, run.name, jobs, progress=False,
-                                       params=run.task.system_params(name))
+                                       params=run.task.system_params(name),
+                                       fitted=trained_here)
+            trained_here[name] = trained
             with timer.stage("tag"):
                 tagged = engine.tag(trained, test_corpus)
                 answers = [Answer(lexelt, instance, ((engine.top_sense(weights), None),), 0)

@@ -159,10 +159,12 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
             write_key(out_stage / "test.key", split_key)
             notes.append(f"the split's test key is {out_dir / 'test.key'}")
         key_path = out_stage / "test.key" if split_key is not None else run.key_path
+        trained_here = {}
         for name in chosen:
             with timer.stage("train"):
                 trained = engine.train(name, train_corpus, run.name, jobs,
-                                       params=run.task.system_params(name))
+                                       params=run.task.system_params(name), fitted=trained_here)
+            trained_here[name] = trained
             trained.info = {"training_file": str(run.train_path),
                             "training_sha256": registry.file_sha256(Path(run.train_path)),
                             "split": list(run.split) if run.split else None, "seed": run.seed,
