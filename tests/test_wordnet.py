@@ -180,3 +180,13 @@ def test_morphy_finds_the_base_forms_nltk_finds():
         for pos in wordnet.FILE_SUFFIX:
             assert wordnet.morphy(form, pos) == reader.morphy(form, pos), (form, pos)
     assert wordnet.morphy("took", "v") == "take" and wordnet.morphy("qwzx", "n") is None
+
+
+def test_all_synsets_gives_nltk_s_definitions_and_examples_in_nltk_s_order():
+    """The word vectors' corpus reads every gloss through ``all_synsets``: NLTK's
+    ``all_synsets`` over the same files must give the same texts in the same order."""
+    ours = [(synset.definition, synset.examples) for synset in wordnet.all_synsets()]
+    theirs = [(synset.definition(), tuple(synset.examples()))
+              for synset in wordnet.wordnet().all_synsets()]
+    assert len(ours) == len(theirs) == 117_659
+    assert ours == theirs

@@ -70,7 +70,7 @@ def setup(source: Path = DEBIAN_WORDNET, nltk_root: Path | None = None) -> Path:
     return target
 
 
-def _checked_root() -> Path:
+def checked_root() -> Path:
     """The WordNet 3.0 corpus directory, or a ``WsdError`` saying how to install it."""
     root = settings.nltk_data_dir()
     if not (corpus_root(root) / "lexnames").is_file():
@@ -83,7 +83,7 @@ def _checked_root() -> Path:
 @functools.lru_cache(maxsize=1)
 def wordnet():
     """The NLTK WordNet 3.0 reader, or a ``WsdError`` saying how to install it."""
-    root = _checked_root().parent.parent
+    root = checked_root().parent.parent
     import nltk
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
@@ -170,7 +170,7 @@ class SenseIndex:
 
 @functools.lru_cache(maxsize=1)
 def sense_index() -> SenseIndex:
-    return SenseIndex.read(_checked_root())
+    return SenseIndex.read(checked_root())
 
 
 def sense_keys(lemma: str, pos: str) -> tuple[str, ...]:
@@ -233,7 +233,25 @@ _ADJECTIVE_MARKER = re.compile(r"\([a-z]+\)$")
 def synset_at(pos: str, offset: int) -> Synset:
     """The synset at ``offset`` of the ``pos`` data file, read without NLTK (which needs seconds
     to load): tagging builds the signatures of thousands of senses."""
-    head, _, text = _data_line(DATA_FILES[pos], offset).partition("|")
+    return _synset_of_line(_data_line(DATA_FILES[pos], offset))
+
+
+# NLTK's order of the data files in ``all_synsets``.
+ALL_SYNSETS_ORDER = ("a", "r", "n", "v")
+
+
+def all_synsets() -> Iterator[Synset]:
+    """Every synset, in the order of NLTK's ``all_synsets()``, parsed from the data files
+    directly: NLTK builds its full synset objects, four times as slow."""
+    for pos in ALL_SYNSETS_ORDER:
+        with open(checked_root() / DATA_FILES[pos], encoding="utf-8") as lines:
+            for line in lines:
+                if not line[0].isspace():  # the licence's lines are indented
+                    yield _synset_of_line(line)
+
+
+def _synset_of_line(line: str) -> Synset:
+    head, _, text = line.partition("|")
     fields = head.split()
     word_count = int(fields[3], 16)
     words = tuple(_ADJECTIVE_MARKER.sub("", word) for word in fields[4:4 + 2 * word_count:2])
@@ -310,7 +328,7 @@ def morphy(form: str, pos: str) -> str | None:
 @functools.lru_cache(maxsize=None)
 def _exception_list(pos: str) -> dict[str, list[str]]:
     """``<pos>.exc``: an inflected form, then its base forms, a line each."""
-    path = _checked_root() / f"{FILE_SUFFIX[pos]}.exc"
+    path = checked_root() / f"{FILE_SUFFIX[pos]}.exc"
     with open(path, encoding="utf-8") as lines:
         return {terms[0]: terms[1:] for terms in map(str.split, lines)}
 
@@ -318,7 +336,7 @@ def _exception_list(pos: str) -> dict[str, list[str]]:
 @functools.lru_cache(maxsize=None)
 def _index_lemmas(pos: str) -> frozenset[str]:
     """The lemmas of ``index.<pos>`` (its licence lines start with a space)."""
-    with open(_checked_root() / f"index.{FILE_SUFFIX[pos]}", encoding="utf-8") as lines:
+    with open(checked_root() / f"index.{FILE_SUFFIX[pos]}", encoding="utf-8") as lines:
         return frozenset(line.split(None, 1)[0] for line in lines if not line.startswith(" "))
 
 

@@ -112,17 +112,17 @@ def corpus_sentences(data_dir: str | os.PathLike | None = None) -> Iterator[list
     from wsd_classic.corpora.ambistory import read_ambistory
     from wsd_classic.corpora.lexsample import read_lexical_sample
     from wsd_classic.preprocess.sentences import word_parts
+    from wsd_classic import wordnet
     from wsd_classic.tasks import catalogue
-    from wsd_classic.wordnet import wordnet
 
     semcor = registry.locate(catalogue.SEMCOR.dataset, data_dir)
     for sentence in read_semcor_corpus(semcor).sentences:
         yield tokens(" ".join(part for word in sentence.words for part in word_parts(word)))
     for instance in read_lexical_sample(catalogue.SENSEVAL2_LS.path("train", data_dir)).instances():
         yield tokens(instance.text)
-    for synset in wordnet().all_synsets():
-        yield tokens(synset.definition())
-        for example in synset.examples():
+    for synset in wordnet.all_synsets():
+        yield tokens(synset.definition)
+        for example in synset.examples:
             yield tokens(example)
     stories = {sample.story for sample in read_ambistory(
         registry.locate(catalogue.AMBISTORY.dataset, data_dir) / "train.json")}
@@ -138,7 +138,7 @@ def cache_key(vector_settings: VectorSettings, data_dir: str | os.PathLike | Non
 
     from wsd_classic.corpora import registry
     from wsd_classic.tasks import catalogue
-    from wsd_classic.wordnet import corpus_root, wordnet
+    from wsd_classic.wordnet import checked_root
 
     sources = {}
     for name in (catalogue.SEMCOR.dataset, catalogue.SENSEVAL2_LS.dataset,
@@ -147,8 +147,7 @@ def cache_key(vector_settings: VectorSettings, data_dir: str | os.PathLike | Non
         dataset = registry.DATASETS[name]
         sources[name] = [[entry.path, entry.sha256] for entry in dataset.files] + [
             [list(tree.directories), tree.sha256] for tree in dataset.trees]
-    wordnet()  # a WsdError saying how to install it, if it is not
-    sources["wordnet"] = [registry.file_sha256(corpus_root() / name) for name in WORDNET_TEXT_FILES]
+    sources["wordnet"] = [registry.file_sha256(checked_root() / name) for name in WORDNET_TEXT_FILES]
     return hashlib.sha256(json.dumps([CORPUS_VERSION, gensim.__version__,
                                       asdict(vector_settings), sources]).encode()).hexdigest()
 
