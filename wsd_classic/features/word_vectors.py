@@ -107,17 +107,17 @@ WORDNET_TEXT_FILES = ("data.noun", "data.verb", "data.adj", "data.adv")
 
 def corpus_sentences(data_dir: str | os.PathLike | None = None) -> Iterator[list[str]]:
     """Every training text, one token list per sentence or context, in a fixed order."""
+    from wsd_classic import wordnet
     from wsd_classic.corpora import registry
-    from wsd_classic.corpora.allwords import read_semcor_corpus
     from wsd_classic.corpora.ambistory import read_ambistory
     from wsd_classic.corpora.lexsample import read_lexical_sample
+    from wsd_classic.corpora.semcor import read_semcor
     from wsd_classic.preprocess.sentences import word_parts
-    from wsd_classic import wordnet
     from wsd_classic.tasks import catalogue
 
     semcor = registry.locate(catalogue.SEMCOR.dataset, data_dir)
-    for sentence in read_semcor_corpus(semcor).sentences:
-        yield tokens(" ".join(part for word in sentence.words for part in word_parts(word)))
+    for sentence in read_semcor(semcor):  # the text alone: no sense keys looked up
+        yield tokens(" ".join(part for token in sentence.tokens for part in word_parts(token.text)))
     for instance in read_lexical_sample(catalogue.SENSEVAL2_LS.path("train", data_dir)).instances():
         yield tokens(instance.text)
     for synset in wordnet.all_synsets():
