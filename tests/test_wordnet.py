@@ -190,3 +190,28 @@ def test_all_synsets_gives_nltk_s_definitions_and_examples_in_nltk_s_order():
               for synset in wordnet.wordnet().all_synsets()]
     assert len(ours) == len(theirs) == 117_659
     assert ours == theirs
+
+
+def test_lesk_signatures_read_without_nltk_are_those_nltk_gives():
+    """Lesk reads glosses and base forms itself (``synset_at``, ``base_form``): NLTK's synset
+    and ``morphy`` without a part of speech must give the same signature."""
+    import random
+
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    from wsd_classic.systems.lesk import WORD, gloss_lemmas
+
+    reader = wordnet.wordnet()
+
+    def through_nltk(key):
+        synset = reader.lemma_from_key(key).synset()
+        text = " ".join([synset.definition(), *synset.examples(),
+                         *(name.replace("_", " ") for name in synset.lemma_names())])
+        return {reader.morphy(word) or word for word in WORD.findall(text.lower())
+                if (reader.morphy(word) or word) not in STOP_WORDS and word not in STOP_WORDS}
+
+    keys = [line.split(" ")[0] for line in wordnet.sense_index().lines]
+    for key in random.Random(2).sample(keys, 1000) + ["bank%1:17:01::", "galore%5:00:00:many:00"]:
+        assert gloss_lemmas(key) == through_nltk(key), key
+    assert wordnet.base_form("geese") == reader.morphy("geese") == "goose"
+    assert wordnet.base_form("qwzx") is None and gloss_lemmas("qwzx%1:00:00::") == set()

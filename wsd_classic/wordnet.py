@@ -325,6 +325,25 @@ def morphy(form: str, pos: str) -> str | None:
     return next((candidate for candidate in (form, *forms) if candidate in lemmas), None)
 
 
+# NLTK's order of the parts of speech for ``morphy`` without one.
+MORPHY_ORDER = ("n", "v", "a", "r")
+
+
+def base_form(form: str) -> str | None:
+    """NLTK's ``morphy(form)`` without a part of speech: ``morphy``'s answer under the first
+    part of speech that has one."""
+    return next((lemma for pos in MORPHY_ORDER if (lemma := morphy(form, pos)) is not None), None)
+
+
+def load_tables() -> None:
+    """Read the sense index, the lemma lists and the exception lists now, so that worker
+    processes forked next share them rather than each reading them again."""
+    sense_index()
+    for pos in MORPHY_ORDER:
+        _exception_list(pos)
+        _index_lemmas(pos)
+
+
 @functools.lru_cache(maxsize=None)
 def _exception_list(pos: str) -> dict[str, list[str]]:
     """``<pos>.exc``: an inflected form, then its base forms, a line each."""

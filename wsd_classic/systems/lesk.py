@@ -22,18 +22,19 @@ WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
 def gloss_lemmas(key: str) -> set[str]:
-    """Content lemmas of a sense's WordNet gloss, examples and synonyms ({} if unknown)."""
-    synset = wordnet.synset_of_key(key)
-    if synset is None:
+    """Content lemmas of a sense's WordNet gloss, examples and synonyms ({} if unknown), read
+    without NLTK's WordNet reader, which takes seconds to load."""
+    location = wordnet.synset_location(key)
+    if location is None:
         return set()
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    text = " ".join([synset.definition(), *synset.examples(),
-                     *(name.replace("_", " ") for name in synset.lemma_names())])
-    reader = wordnet.wordnet()
+    synset = wordnet.synset_at(*location)
+    text = " ".join([synset.definition, *synset.examples,
+                     *(word.replace("_", " ") for word in synset.words)])
     lemmas = set()
     for word in WORD.findall(text.lower()):
-        lemma = reader.morphy(word) or word
+        lemma = wordnet.base_form(word) or word
         if lemma not in STOP_WORDS and word not in STOP_WORDS:
             lemmas.add(lemma)
     return lemmas
@@ -54,11 +55,11 @@ class Lesk(SenseClassifier):
 
     @classmethod
     def load_resources(cls) -> None:
-        """NLTK's WordNet reader, which takes seconds to index WordNet when first made."""
+        """WordNet's index and lemma tables."""
         try:
-            wordnet.wordnet()
+            wordnet.load_tables()
         except WsdError:
-            pass  # a fit that needs it says so; corpora whose senses are not WordNet's do not
+            pass  # a fit that needs them says so; corpora whose senses are not WordNet's do not
 
     def fit(self, X, y, sample_weight=None):
         self.prior_ = self._prior(y, sample_weight)
