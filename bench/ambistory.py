@@ -73,7 +73,7 @@ def support_trial(data_dir, models: Path, jobs: int, started: float) -> None:
             for label in ("without support", "with support")}
     seconds = time.perf_counter() - started
     for trial in trials:
-        print(f"seed {trial['seed']}: support AUC {trial['support_auc_ended']:.3f}; rho + "
+        print(f"seed {trial['seed']}: support AUC {trial['support_auc']['ended']:.3f}; rho + "
               f"accuracy without {trial['without support']['key']:.3f}, with "
               f"{trial['with support']['key']:.3f}")
     print(f"mean: without {mean['without support']:.3f}, with {mean['with support']:.3f}")

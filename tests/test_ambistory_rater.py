@@ -382,7 +382,8 @@ def test_support_trial_compares_the_rater_with_and_without_the_group():
     trials = ambistory.support_trial(params, train)
     assert [trial["seed"] for trial in trials] == list(ambistory.TRIAL_SEEDS)
     for trial in trials:
-        assert trial["support_auc_ended"] > 0.8
-        assert set(trial) == {"seed", "support_auc_ended", "without support", "with support"}
+        assert trial["support_auc"]["ended"] > 0.8
+        assert trial["support_auc"]["open-ended"] is None  # the toy has no open-ended story
+        assert set(trial) == {"seed", "support_auc", "without support", "with support"}
         assert trial["with support"]["samples"] == 120
     assert (matrix[:, ambistory.FEATURES.index("support_probability")] == 0).all()  # a copy
