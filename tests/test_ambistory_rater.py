@@ -183,6 +183,12 @@ def test_folds_keep_a_homonym_on_one_side_and_split_one_homonym_by_setup():
     assert len(folds) == 3
     for fitted, held in folds:
         assert not {alone[i].setup for i in fitted} & {alone[i].setup for i in held}
+    shuffled = ambistory.homonym_folds(samples, seed=1)  # another partition, still by homonym
+    assert sorted(i for _, held in shuffled for i in held) == list(range(28))
+    for fitted, held in shuffled:
+        assert not {samples[i].homonym for i in fitted} & {samples[i].homonym for i in held}
+    assert {tuple(held) for _, held in shuffled} != {
+        tuple(held) for _, held in ambistory.homonym_folds(samples)}
 
 
 def test_word_vectors_become_a_space_of_stems():
@@ -255,7 +261,9 @@ def test_train_and_evaluate_write_complete_predictions(tiny_world, capsys):
     scores = json.loads((results / "ambistory" / "scores.json").read_text())
     assert scores["dev"]["samples"] == 6 and set(scores["dev"]["by_ending"]) == {
         "open-ended", "ended"}
-    assert {"all", "without siblings", "only wsd"} <= set(scores["ablation"])
+    assert {"all", "without siblings", "only wsd", "with support", "only support"} <= set(
+        scores["ablation"])
+    assert "without support" not in scores["ablation"]
     shutil.rmtree(results)
     assert evaluate.main(["--benchmark", "ambistory", "--data-dir", str(data), "--models-dir",
                           str(models), "--out-dir", str(results)]) == 0
@@ -279,3 +287,103 @@ def test_train_without_the_semcor_svm_is_a_one_line_error(tiny_world, capsys):
                        str(models), "--out-dir", str(results)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "bin/train --task semcor" in err
+
+
+def _story(key, homonym, setup, meaning, ending, choices):
+    return AmbiStorySample(key, homonym, meaning, f"Pre {setup}.", "The bank.", ending, "",
+                           choices)
+
+
+def test_support_gaps_compare_the_two_meanings_of_one_story():
+    samples = [_story("0", "bank", 0, "a", "", (3, 3)), _story("1", "bank", 0, "b", "", (2, 2)),
+               _story("2", "bank", 0, "a", "E1.", (5, 4)), _story("3", "bank", 0, "b", "E1.",
+                                                                   (1, 2)),
+               _story("4", "bank", 0, "a", "E2.", (2, 2)),  # its other meaning is missing
+               _story("5", "bank", 1, "a", "E1.", None), _story("6", "bank", 1, "b", "E1.",
+                                                                  (3, 3))]
+    gaps = ambistory.support_gaps(samples)
+    assert gaps[:4].tolist() == [1.0, -1.0, 3.0, -3.0]
+    assert np.isnan(gaps[4:]).all()  # no partner, no ratings, a partner without ratings
+
+
+def _support_layout(stories, rng, noise=0.0):
+    """Toy rows of paired meanings: ``ending_definition_margin`` says which meaning the ending
+    supports (the ratings follow it), every other margin is noise; the partner's margins are
+    the negatives, as the features' are."""
+    signal = ambistory.FEATURES.index("ending_definition_margin")
+    margins = [ambistory.FEATURES.index(name) for name in ambistory.SUPPORT_INPUTS]
+    matrix = np.zeros((2 * stories, len(ambistory.FEATURES)))
+    samples = []
+    for story in range(stories):
+        row = np.zeros(len(ambistory.FEATURES))
+        row[margins] = rng.normal(size=len(margins))
+        supported = row[signal] + noise * rng.normal() > 0
+        matrix[2 * story], matrix[2 * story + 1] = row, -row
+        high, low = (5, 4), (1, 2)
+        for meaning, choices in (("a", high if supported else low),
+                                 ("b", low if supported else high)):
+            samples.append(_story(f"{story}{meaning}", f"word{story % 10}", story, meaning,
+                                  "E.", choices))
+    matrix[:, ambistory.FEATURES.index("has_ending")] = 1.0
+    return samples, matrix
+
+
+def test_support_classifier_picks_the_meaning_the_ending_supports():
+    rng = np.random.default_rng(0)
+    samples, matrix = _support_layout(300, rng)
+    classifier = ambistory.SupportClassifier(C=1.0).fit(matrix, ambistory.support_gaps(samples))
+    _, unseen = _support_layout(50, np.random.default_rng(1))
+    truth = unseen[:, ambistory.FEATURES.index("ending_definition_margin")] > 0
+    assert (classifier.predict(unseen) == truth).mean() > 0.9
+    probabilities = classifier.predict_proba(unseen)[:, 1]
+    # the two meanings of a story: the inputs swap sign, the probabilities sum to 1
+    assert np.allclose(probabilities[0::2] + probabilities[1::2], 1.0)
+    open_ended = unseen.copy()
+    open_ended[:, ambistory.FEATURES.index("has_ending")] = 0.0  # no open-ended story to learn
+    assert (classifier.predict_proba(open_ended)[:, 1] == ambistory.NO_SUPPORT_EVIDENCE).all()
+
+
+def test_support_column_is_out_of_fold_on_train_and_fitted_on_all_of_it_elsewhere():
+    rng = np.random.default_rng(2)
+    samples, matrix = _support_layout(120, rng, noise=1.0)
+    train = ambistory.FeaturizedSplit(samples, matrix.copy(), Counter(), [])
+    dev_samples, dev_matrix = _support_layout(20, np.random.default_rng(3))
+    dev = ambistory.FeaturizedSplit(dev_samples, dev_matrix.copy(), Counter(), [])
+    folds = ambistory.homonym_folds(samples)
+    ambistory.add_support(train, [dev], folds)
+    column = ambistory.FEATURES.index("support_probability")
+    gaps = ambistory.support_gaps(samples)
+    everything = ambistory.SupportClassifier().fit(matrix, gaps)
+    assert np.allclose(dev.matrix[:, column], everything.predict_proba(dev_matrix)[:, 1])
+    in_sample = everything.predict_proba(matrix)[:, 1]
+    assert not np.allclose(train.matrix[:, column], in_sample)
+    fitted, held = folds[0]
+    from_the_others = ambistory.SupportClassifier().fit(matrix[fitted], gaps[fitted])
+    assert np.allclose(train.matrix[held, column],
+                       from_the_others.predict_proba(matrix[held])[:, 1])
+    # only the support column was written
+    assert np.array_equal(np.delete(train.matrix, column, axis=1),
+                          np.delete(matrix, column, axis=1))
+
+
+def test_the_rater_does_not_read_the_support_group_unless_told():
+    assert "support" in ambistory.FEATURE_GROUPS
+    assert "support" not in ambistory.RATER_GROUPS
+    assert ambistory.PlausibilityRater().groups == ambistory.RATER_GROUPS
+    assert "support_probability" not in ambistory.SUPPORT_INPUTS
+    assert set(ambistory.SUPPORT_INPUTS) >= set(ambistory.FEATURE_GROUPS["siblings"])
+
+
+def test_support_trial_compares_the_rater_with_and_without_the_group():
+    rng = np.random.default_rng(4)
+    samples, matrix = _support_layout(60, rng, noise=0.5)
+    train = ambistory.FeaturizedSplit(samples, matrix, Counter(), [])
+    params = {"model": "ridge", "alpha": 1.0, "integers": "round"}
+    trials = ambistory.support_trial(params, train)
+    assert [trial["seed"] for trial in trials] == list(ambistory.TRIAL_SEEDS)
+    for trial in trials:
+        assert trial["support_auc"]["ended"] > 0.8
+        assert trial["support_auc"]["open-ended"] is None  # the toy has no open-ended story
+        assert set(trial) == {"seed", "support_auc", "without support", "with support"}
+        assert trial["with support"]["samples"] == 120
+    assert (matrix[:, ambistory.FEATURES.index("support_probability")] == 0).all()  # a copy

@@ -16,7 +16,9 @@ The classic way, in three steps:
    meaning); ``wordnet``, the relatedness in WordNet of the ending's words with the meaning's
    synset and its neighbours (Wu-Palmer; Banerjee & Pedersen's extended gloss overlap), against
    the other meaning's and the other ending's; ``frequency``, the meaning's SemCor count and
-   WordNet rank; ``ending``, whether the story has one.
+   WordNet rank; ``ending``, whether the story has one. ``support``, measured but not read by
+   the rater: a classifier's probability that the story supports this meaning rather than the
+   other (``SupportClassifier``, trained on pairs of train's ratings, out of fold on train).
 3. **A regressor** (``PlausibilityRater``, scikit-learn conventions) fitted on train to the mean
    rating, chosen by cross-validation on train (folds by homonym) among a few models and three
    ways of making integers of its output; dev is the final check.
@@ -44,10 +46,11 @@ from pathlib import Path
 
 import numpy as np
 from scipy.stats import spearmanr
-from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import GroupKFold
 from sklearn.preprocessing import StandardScaler
 from tqdm import tqdm
@@ -140,7 +143,20 @@ FEATURE_GROUPS["wordnet"] = (
     "ending_extended_gloss_similarity", "ending_extended_gloss_margin")
 WORDNET_SIBLING_SOURCES = _ending_margins("wordnet")
 FEATURE_GROUPS["wordnet"] += _over_sibling(WORDNET_SIBLING_SOURCES)
+# What the support classifier reads: every margin against the other meaning, the ending-over-
+# sibling ones included. Each changes sign when the two meanings swap, so one story gives both
+# orders of the pairwise decision.
+SUPPORT_INPUTS = tuple(name for names in FEATURE_GROUPS.values() for name in names
+                       if name.endswith(("_margin", "_over_sibling")))
+# The probability that the story supports this meaning rather than the other, from
+# ``SupportClassifier``: out of fold on the training file, fitted on all of it for the others.
+FEATURE_GROUPS["support"] = ("support_probability",)
 FEATURES = tuple(name for names in FEATURE_GROUPS.values() for name in names)
+# The groups the rater reads. ``support`` is measured (``ablation``: dev with it;
+# ``support_trial``, ``bench/ambistory.py --support-trial``: cross-validated on several partitions
+# of train) but not read: it learns from the margins the rater already has, and the rater did not
+# gain from it (bench/results/ambistory_support.json).
+RATER_GROUPS = tuple(group for group in FEATURE_GROUPS if group != "support")
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*|[^\w\s]")
 _ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "vs", "etc", "a.m", "p.m",
@@ -705,7 +721,11 @@ def _features(sample: AmbiStorySample, synset, other, spaces: dict[str, WordSpac
     row["rank"] = synsets.index(synset) + 1 if synset in synsets else len(synsets) + 1
     row["other_rank"] = synsets.index(other) + 1 if other in synsets else len(synsets) + 1
     row["has_ending"] = float(bool(sample.ending))
+    row["support_probability"] = NO_SUPPORT_EVIDENCE  # filled by ``add_support``, with labels
     return row
+
+
+NO_SUPPORT_EVIDENCE = 0.5
 
 
 def wordnet_features(ending: str, synset, other, own_words: dict[str, list[str]],
@@ -735,6 +755,102 @@ def _count(homonym: str, synset) -> int:
     return sum(entry.count() for entry in synset.lemmas() if entry.name().lower() == lemma)
 
 
+# --- which meaning the story supports ---------------------------------------------------------
+
+# The support classifier's regularisation, by its own cross-validation on train (the rater's
+# homonym folds; the area under the ROC curve of the held-out probabilities on the stories with
+# an ending, and on the open-ended ones): 0.712 / 0.576 at C = 1, 0.738 / 0.600 at 0.01, 0.756 /
+# 0.611 at 0.001, 0.759 / 0.613 at 0.0003 and 0.760 / 0.613 at 0.0001. The strongest is best: the
+# weights tend to the rating-gap-weighted mean of the inputs, each margin counted alike.
+SUPPORT_C = 0.0001
+
+
+def support_gaps(samples: Sequence[AmbiStorySample]) -> np.ndarray:
+    """Each sample's mean rating minus that of the other meaning in the same story (the same
+    setup and ending): positive when the story supports this meaning; NaN without ratings or
+    without the other meaning."""
+    stories: dict[tuple, dict[str, AmbiStorySample]] = defaultdict(dict)
+    for sample in samples:
+        stories[(sample.setup, sample.ending)].setdefault(sample.judged_meaning, sample)
+    gaps = np.full(len(samples), np.nan)
+    for index, sample in enumerate(samples):
+        others = [other for meaning, other in stories[(sample.setup, sample.ending)].items()
+                  if meaning != sample.judged_meaning]
+        if sample.choices is not None and others and others[0].choices is not None:
+            gaps[index] = sample.average - others[0].average
+    return gaps
+
+
+class SupportClassifier(ClassifierMixin, BaseEstimator):
+    """P(the story supports this meaning rather than the other) from ``SUPPORT_INPUTS``.
+
+    Fitted on ``support_gaps``: a story whose two meanings' ratings differ is one decision,
+    weighted by how much they differ (ties teach nothing). A logistic regression without
+    intercept on inputs that change sign with the order of the meanings gives the two meanings of
+    a story probabilities that sum to 1. Stories with an ending and open-ended ones are told
+    apart: in one the ending decides, in the other only the setup can.
+    """
+
+    def __init__(self, C: float = SUPPORT_C):
+        self.C = C
+
+    def _inputs(self, matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        columns = matrix[:, [FEATURES.index(name) for name in SUPPORT_INPUTS]]
+        return columns, matrix[:, FEATURES.index("has_ending")] > 0
+
+    def fit(self, matrix: np.ndarray, gaps: np.ndarray) -> "SupportClassifier":
+        inputs, ended = self._inputs(matrix)
+        gaps = np.asarray(gaps, dtype=float)
+        self.classes_ = np.array([False, True])
+        # Scaled but not centred: centring would break the sign symmetry.
+        self.scale_ = np.maximum(inputs.std(axis=0), 1e-12)
+        self.estimators_ = {}
+        for has_ending in (False, True):
+            rows = (ended == has_ending) & (np.nan_to_num(gaps) != 0)
+            if len(set(gaps[rows] > 0)) == 2:
+                self.estimators_[has_ending] = LogisticRegression(
+                    C=self.C, fit_intercept=False, max_iter=2000).fit(
+                    inputs[rows] / self.scale_, gaps[rows] > 0, sample_weight=np.abs(gaps[rows]))
+        return self
+
+    def predict_proba(self, matrix: np.ndarray) -> np.ndarray:
+        """Columns: against, supported (``NO_SUPPORT_EVIDENCE`` for a kind of story the
+        training data had no decision of)."""
+        inputs, ended = self._inputs(matrix)
+        supported = np.full(len(matrix), NO_SUPPORT_EVIDENCE)
+        for has_ending, estimator in self.estimators_.items():
+            rows = ended == has_ending
+            if rows.any():
+                supported[rows] = estimator.predict_proba(inputs[rows] / self.scale_)[:, 1]
+        return np.column_stack([1 - supported, supported])
+
+    def predict(self, matrix: np.ndarray) -> np.ndarray:
+        return self.predict_proba(matrix)[:, 1] > 0.5
+
+
+def add_support(train: FeaturizedSplit, others: Iterable[FeaturizedSplit],
+                folds: Sequence[tuple[np.ndarray, np.ndarray]]) -> None:
+    """Fill the ``support`` column: on train out of fold (each fold from a classifier fitted on
+    the others, the rater's own folds, so that the rater does not learn from probabilities fitted
+    on the very ratings it is scored against), elsewhere from one fitted on all of train."""
+    column, gaps = FEATURES.index("support_probability"), support_gaps(train.samples)
+    held_out = np.empty(len(train.samples))
+    for fitted, held in folds:
+        classifier = SupportClassifier().fit(train.matrix[fitted], gaps[fitted])
+        held_out[held] = classifier.predict_proba(train.matrix[held])[:, 1]
+    train.matrix[:, column] = held_out
+    fill_support(train.matrix, gaps, others)
+
+
+def fill_support(train_matrix: np.ndarray, gaps: np.ndarray,
+                 others: Iterable[FeaturizedSplit]) -> None:
+    """The ``support`` column of ``others`` from a classifier fitted on all of train."""
+    classifier = SupportClassifier().fit(train_matrix, gaps)
+    column = FEATURES.index("support_probability")
+    for split in others:
+        split.matrix[:, column] = classifier.predict_proba(split.matrix)[:, 1]
+
+
 # --- the rater -------------------------------------------------------------------------------
 
 class PlausibilityRater(RegressorMixin, BaseEstimator):
@@ -749,7 +865,7 @@ class PlausibilityRater(RegressorMixin, BaseEstimator):
     held-out predictions of the training data).
     """
 
-    def __init__(self, model: str = "boosting", groups: tuple[str, ...] = tuple(FEATURE_GROUPS),
+    def __init__(self, model: str = "boosting", groups: tuple[str, ...] = RATER_GROUPS,
                  alpha: float = 1.0, iterations: int = 200, learning_rate: float = 0.05,
                  depth: int = 3, integers: str = "round", cuts: Sequence[float] = (),
                  random_state: int = 0):
@@ -869,14 +985,16 @@ def load_splits(data_dir, models_root: Path, spaces: dict[str, WordSpace], jobs:
     return splits
 
 
-def homonym_folds(samples: Sequence[AmbiStorySample]) -> list[tuple[np.ndarray, np.ndarray]]:
+def homonym_folds(samples: Sequence[AmbiStorySample], seed: int | None = None
+                  ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Cross-validation folds of train, no homonym on both sides (train, dev and test share
-    none); a file of one homonym is split by setup instead."""
+    none); a file of one homonym is split by setup instead. ``seed``: homonyms shuffled into
+    folds of equal counts (another partition), instead of folds of equal sizes."""
     keys = [sample.homonym for sample in samples]
     if len(set(keys)) < 2:
         keys = [sample.setup for sample in samples]
     numbers = {key: number for number, key in enumerate(sorted(set(keys)))}
-    folds = GroupKFold(min(FOLDS, len(numbers)))
+    folds = GroupKFold(min(FOLDS, len(numbers)), shuffle=seed is not None, random_state=seed)
     return list(folds.split(np.zeros((len(keys), 1)), groups=[numbers[key] for key in keys]))
 
 
@@ -927,7 +1045,7 @@ def _integer_params(params: dict, groups: tuple[str, ...], train: FeaturizedSpli
 def choose(train: FeaturizedSplit, dev: FeaturizedSplit) -> tuple[dict, list[dict]]:
     """The candidate setting with the best cross-validated figures on train, and every
     candidate's figures (cross-validated, and on dev as a check that chooses nothing)."""
-    folds, groups = homonym_folds(train.samples), tuple(FEATURE_GROUPS)
+    folds, groups = homonym_folds(train.samples), RATER_GROUPS
     shares = rounded_shares(_ratings(train))
     trials = []
     for candidate in CANDIDATES:
@@ -946,13 +1064,18 @@ def choose(train: FeaturizedSplit, dev: FeaturizedSplit) -> tuple[dict, list[dic
 
 
 def ablation(params: dict, train: FeaturizedSplit, dev: FeaturizedSplit) -> dict[str, dict]:
-    """Dev figures of the chosen setting with all groups, without each one and with it alone
-    (thresholds chosen again for each, on held-out predictions of train)."""
+    """Dev figures of the chosen setting with the rater's groups, without each one, with each
+    group alone, and with the groups it does not read (thresholds chosen again for each, on
+    held-out predictions of train)."""
     folds = homonym_folds(train.samples)
-    figures = {"all": _fit_score(params, tuple(FEATURE_GROUPS), train, dev, folds)}
+    figures = {"all": _fit_score(params, RATER_GROUPS, train, dev, folds)}
     for group in FEATURE_GROUPS:
-        figures[f"without {group}"] = _fit_score(
-            params, tuple(g for g in FEATURE_GROUPS if g != group), train, dev, folds)
+        if group in RATER_GROUPS:
+            figures[f"without {group}"] = _fit_score(
+                params, tuple(g for g in RATER_GROUPS if g != group), train, dev, folds)
+        else:
+            figures[f"with {group}"] = _fit_score(params, (*RATER_GROUPS, group), train, dev,
+                                                  folds)
         figures[f"only {group}"] = _fit_score(params, (group,), train, dev, folds)
     return figures
 
@@ -962,6 +1085,42 @@ def _fit_score(params: dict, groups: tuple[str, ...], train: FeaturizedSplit,
     params = {**_integer_params(params, groups, train, folds), "groups": groups}
     rater = PlausibilityRater(**params).fit(train.matrix, _ratings(train))
     return _score(dev, rater.predict_ratings(dev.matrix)).as_dict()
+
+
+# The partitions of train on which ``support_trial`` compares the rater with and without the
+# support group: the folds that choose the rater, and homonyms shuffled into folds with these
+# seeds (one partition's rho + accuracy differs from another's by up to 0.03, more than the
+# group's effect).
+TRIAL_SEEDS = (None, 1, 2, 3)
+
+
+def support_trial(params: dict, train: FeaturizedSplit) -> list[dict]:
+    """For each partition of ``TRIAL_SEEDS``: the rater ``params`` cross-validated with its groups
+    and with ``support`` besides (its column out of fold on that partition's folds), and the
+    support classifier's held-out area under the ROC curve on the stories with an ending, on
+    those whose two meanings' ratings differ by more than 2, and on the open-ended ones."""
+    gaps, ended = support_gaps(train.samples), np.array([bool(s.ending) for s in train.samples])
+    decided = np.nan_to_num(gaps) != 0
+    kinds = {"ended": ended & decided, "open-ended": ~ended & decided,
+             "ended, gap over 2": ended & (np.abs(np.nan_to_num(gaps)) > 2)}
+    shares = rounded_shares(_ratings(train))
+    trials = []
+    for seed in TRIAL_SEEDS:
+        folds = homonym_folds(train.samples, seed)
+        split = FeaturizedSplit(train.samples, train.matrix.copy(), train.matches, [])
+        add_support(split, (), folds)
+        support = split.matrix[:, FEATURES.index("support_probability")]
+        trial = {"seed": seed, "support_auc": {
+            kind: float(roc_auc_score(gaps[rows] > 0, support[rows])) if rows.any() else None
+            for kind, rows in kinds.items()}}
+        for label, groups in (("without support", RATER_GROUPS),
+                              ("with support", (*RATER_GROUPS, "support"))):
+            held_out = held_out_predictions(params, groups, split, folds)
+            cuts = fit_cuts(held_out, split) if params.get("integers") == "thresholds" else ()
+            score = _score(split, as_integers(held_out, params["integers"], shares, cuts))
+            trial[label] = {**score.as_dict(), "key": _selection_key(score)}
+        trials.append(trial)
+    return trials
 
 
 def by_ending(split: FeaturizedSplit, integers: np.ndarray) -> dict[str, dict]:
@@ -995,6 +1154,8 @@ def train_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
     with timer.stage("featurize (spaCy, svm, WordNet)"):
         splits = load_splits(data_dir, Path(models_root), spaces, jobs)
     train, dev = splits["train"], splits["dev"]
+    with timer.stage("support classifier"):
+        add_support(train, (dev, splits["test"]), homonym_folds(train.samples))
     with timer.stage("choose by cross-validation on train"):
         params, trials = choose(train, dev)
     with timer.stage("ablation"):
@@ -1002,7 +1163,8 @@ def train_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
     json_path, matrix_path, spaces_path = model_paths(models_root)
     with staging.exclusive(Path(models_root), BENCHMARK), \
             staging.staged_directory(json_path.parent) as stage:
-        np.savez(stage / matrix_path.name, matrix=train.matrix, ratings=_ratings(train))
+        np.savez(stage / matrix_path.name, matrix=train.matrix, ratings=_ratings(train),
+                 support_gaps=support_gaps(train.samples))
         save_spaces(stage / spaces_path.name, spaces)
         write_json_atomically(stage / json_path.name, {
             "params": params, "features": list(FEATURES), "wsd_system": WSD_SYSTEM,
@@ -1029,12 +1191,16 @@ def evaluate_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
     with timer.stage("featurize (spaCy, svm, WordNet)"):
         spaces = load_spaces(model_paths(models_root)[2])
         splits = load_splits(data_dir, Path(models_root), spaces, jobs, ("dev", "test"))
+    matrix, _, gaps = saved_training(models_root)
+    fill_support(matrix, gaps, splits.values())
     with timer.stage("predict and score"):
         outcome = _predict_and_write(splits, Path(models_root), Path(results_root), {})
     return "\n".join([_matching_report(splits), outcome, timer.summary()])
 
 
-def load_rater(models_root: Path) -> PlausibilityRater:
+def saved_training(models_root: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The saved rater's training matrix (its support column out of fold), the mean ratings and
+    the support classifier's gaps."""
     json_path, matrix_path, spaces_path = model_paths(models_root)
     if not all(path.is_file() for path in (json_path, matrix_path, spaces_path)):
         raise WsdError("no AmbiStory rater: run bin/train --task ambistory first", json_path)
@@ -1043,7 +1209,12 @@ def load_rater(models_root: Path) -> PlausibilityRater:
         raise WsdError("the saved rater has other features than this version computes: train it "
                        "again (bin/train --task ambistory)", json_path)
     with np.load(matrix_path, allow_pickle=False) as saved:
-        matrix, ratings = saved["matrix"], saved["ratings"]
+        return saved["matrix"], saved["ratings"], saved["support_gaps"]
+
+
+def load_rater(models_root: Path) -> PlausibilityRater:
+    matrix, ratings, _ = saved_training(models_root)
+    description = json.loads(model_paths(models_root)[0].read_text())
     return PlausibilityRater(**description["params"]).fit(matrix, ratings)
 
 
