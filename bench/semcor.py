@@ -19,7 +19,9 @@ svm's parameters, the others as registered (bench/results/semcor_svm_C.json); ``
 averages its held-out accuracy over the five disjoint sets of every 5th file.
 ``--tune-examples [svm|dlist]`` compares the system trained without and with WordNet's examples
 (bench/results/semcor_svm_examples.json); ``--tune-definitions [svm|dlist]`` without and with
-WordNet's definitions besides (bench/results/semcor_svm_definitions.json). ``--tune-emb exponential:10:1:0,...`` does it for
+WordNet's definitions besides (bench/results/semcor_svm_definitions.json); ``--tune-relatives
+0,0.25,0.25:10`` per training weight of SemCor's instances of sense relatives and least number of
+a lexelt's own instances to get them (bench/results/semcor_relatives.json, earlier settings kept). ``--tune-emb exponential:10:1:0,...`` does it for
 svm's embedding features, each setting ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES`` on the task's
 word vectors (bench/results/semcor_emb.json, one row added per setting). ``--tune-scale
 gloss=1,4`` (or ``emb=...``) does it for the scale of one real-valued group, the corpus analysed
@@ -343,10 +345,18 @@ def tune_definitions(args) -> dict:
 
 def tune_relatives(args) -> dict:
     """A system's held-out SemCor accuracy and development F1 per training weight of SemCor's
-    instances of sense relatives (0: none), capped as the task's rule says."""
-    weights = [float(value) for value in args.tune_relatives.split(",")]
-    result = compare_settings(args, args.relatives_system, "relatives_weight", {
-        f"{weight:g}": {"relatives_weight": weight} for weight in weights})
+    instances of sense relatives (0: none) and least number of a lexelt's own instances
+    (``WEIGHT[:LEAST]``), capped as the task's rule says."""
+    settings = {}
+    for setting in args.tune_relatives.split(","):
+        weight, _, least = setting.partition(":")
+        settings[setting] = {"relatives_weight": float(weight),
+                             "relatives_least": int(least or 0)}
+    result = compare_settings(args, args.relatives_system, "relatives", settings)
+    earlier = RESULTS / "semcor_relatives.json"  # settings measured by earlier runs stay
+    if earlier.is_file():
+        result["by_relatives"] = {**json.loads(earlier.read_text())["by_relatives"],
+                                  **result["by_relatives"]}
     return {**result, "relatives_cap": TASK.relatives.cap}
 
 
@@ -707,10 +717,11 @@ def main() -> int:
                         metavar="SYSTEM",
                         help="instead: the held-out and development scores of SYSTEM (default "
                              "svm) without and with WordNet's definitions in training")
-    parser.add_argument("--tune-relatives", metavar="WEIGHTS",
+    parser.add_argument("--tune-relatives", metavar="WEIGHT[:LEAST],...",
                         help="instead: the held-out and development scores of --relatives-system "
-                             "per training weight of SemCor's instances of sense relatives, "
-                             "e.g. 0,0.5,1")
+                             "per training weight of SemCor's instances of sense relatives and "
+                             "least number of a lexelt's own instances to get them, "
+                             "e.g. 0,0.25,0.25:10")
     parser.add_argument("--relatives-system", default="svm", choices=("svm", "combo"))
     parser.add_argument("--tune-emb", metavar="STRATEGY:WINDOW:SCALE:SENTENCES,...",
                         help="instead: svm's held-out and development scores per embedding "

@@ -109,3 +109,11 @@ def test_held_out_files_relatives_stay_out_of_training(data):
     assert {target.lemma for target in testing} == {"automobile"}
     kept = list(subset.relatives.sample.instances())
     assert [instance.docsrc for instance in kept] == ["brown1/br-r01"]
+
+
+def test_relatives_go_only_to_lexelts_with_enough_instances_of_their_own(data):
+    # car has 2 SemCor instances (no WordNet examples: SemCor shows it one sense)
+    for least, classes in ((2, [AUTO, RAILWAY]), (3, [RAILWAY])):
+        trained = allwords.train_system("svm", data, relatives_weight=0.5, relatives_least=least)
+        assert trained.models["car.n"].classes_.tolist() == classes
+        assert trained.info["sense_relatives"] == (3 if least == 2 else 0)

@@ -25,10 +25,12 @@ PREFIX = "sense-relatives"
 @dataclass(frozen=True)
 class RelativesRule:
     """At most ``cap`` relatives' instances per lexelt and sense (less its own SemCor
-    instances of the sense), each of training weight ``weight``."""
+    instances of the sense), each of training weight ``weight``, for the lexelts with at least
+    ``least_instances`` training instances of their own (0: every lexelt)."""
 
     cap: int = 5
     weight: float = 1.0
+    least_instances: int = 0
 
 
 def read_sense_relatives(corpus: AllWordsCorpus, lexelts: Iterable[str],

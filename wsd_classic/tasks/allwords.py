@@ -128,14 +128,17 @@ class TrainingData:
     definitions: FeaturizedCorpus | None = None
     relatives: FeaturizedCorpus | None = None
 
-    def weighted_relatives(self, weight: float) -> FeaturizedCorpus | None:
-        """The relatives' instances, each of training weight ``weight`` (None: not read)."""
+    def weighted_relatives(self, weight: float,
+                           lexelts: Iterable[str] | None = None) -> FeaturizedCorpus | None:
+        """The relatives' instances of ``lexelts`` (None: all), each of training weight
+        ``weight`` (None: not read)."""
         if self.relatives is None:
             return None
         sample = self.relatives.sample
+        wanted = None if lexelts is None else set(lexelts)
         lexelts = [Lexelt(lexelt.item, [dataclasses.replace(instance, weight=weight)
                                         for instance in lexelt.instances])
-                   for lexelt in sample.lexelts]
+                   for lexelt in sample.lexelts if wanted is None or lexelt.item in wanted]
         return FeaturizedCorpus(LexicalSample(lexelts, sample.source), self.relatives.features,
                                 self.relatives.featurizer)
 
@@ -219,38 +222,47 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
 def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | None = None,
                  params: dict | None = None, wordnet_examples: bool | None = None,
                  wordnet_definitions: bool | None = None, relatives_weight: float | None = None,
+                 relatives_least: int | None = None,
                  task: Task = catalogue.SEMCOR) -> TrainedSystem:
     """Fit the all-words system ``name`` (not ``wn1``) on every lexelt of the training data;
     ``params`` override the task's parameters for it, ``wordnet_examples`` and
     ``wordnet_definitions`` (not None) its use of WordNet's examples and definitions,
     ``relatives_weight`` (not None; 0: none) the training weight of the sense relatives'
-    instances."""
+    instances and ``relatives_least`` (not None) the training instances of its own, SemCor's
+    and WordNet's texts', a lexelt needs to get them."""
     if wordnet_examples is None:
         wordnet_examples = name in task.wordnet_examples
     if wordnet_definitions is None:
         wordnet_definitions = name in task.wordnet_definitions
     if relatives_weight is None:
         relatives_weight = task.relatives.weight if name in task.sense_relatives else 0.0
+    if relatives_least is None:
+        relatives_least = task.relatives.least_instances
     extras = []
     for wanted, extra, what in ((wordnet_examples, data.examples, "WordNet's examples"),
                                 (wordnet_definitions, data.definitions, "WordNet's definitions"),
-                                (relatives_weight > 0,
-                                 relatives_weight > 0 and data.weighted_relatives(relatives_weight),
+                                (relatives_weight > 0, data.relatives,
                                  "SemCor's instances of sense relatives")):
         if wanted and extra is None:
             raise WsdError(f"all-words system {name} trains on {what}: prepare the "
                            f"training data with features")
-        if wanted:
+        if wanted and extra is not data.relatives:
             extras.append(extra)
     featurized = data.featurized_with(*extras)
+    if relatives_weight > 0:
+        relatives = data.weighted_relatives(relatives_weight, [
+            lexelt.item for lexelt in featurized.sample.lexelts
+            if len(lexelt.instances) >= relatives_least])
+        featurized = data.featurized_with(*extras, relatives)
     trained = engine.train(name, featurized, task.name, jobs, progress,
                            {**task.system_params(name), **(params or {})}, task.kind)
     trained.info = {**data.info, "all_words_system": name,
                     "wordnet_examples": len(data.examples.sample) if wordnet_examples else 0,
                     "wordnet_definitions":
                         len(data.definitions.sample) if wordnet_definitions else 0,
-                    "sense_relatives": len(data.relatives.sample) if relatives_weight > 0 else 0,
-                    "sense_relatives_weight": relatives_weight}
+                    "sense_relatives": len(relatives.sample) if relatives_weight > 0 else 0,
+                    "sense_relatives_weight": relatives_weight,
+                    "sense_relatives_least_instances": relatives_least}
     return trained
 
 
