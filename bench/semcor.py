@@ -350,14 +350,17 @@ def tune_relatives(args) -> dict:
     settings = {}
     for setting in args.tune_relatives.split(","):
         weight, _, least = setting.partition(":")
-        settings[setting] = {"relatives_weight": float(weight),
-                             "relatives_least": int(least or 0)}
+        label = setting if args.relatives_cap == TASK.relatives.cap else (
+            f"{setting} cap {args.relatives_cap}")
+        settings[label] = {"relatives_weight": float(weight), "relatives_least": int(least or 0)}
     result = compare_settings(args, args.relatives_system, "relatives", settings)
+    for row in result["by_relatives"].values():
+        row["relatives_cap"] = args.relatives_cap
     earlier = RESULTS / "semcor_relatives.json"  # settings measured by earlier runs stay
     if earlier.is_file():
         result["by_relatives"] = {**json.loads(earlier.read_text())["by_relatives"],
                                   **result["by_relatives"]}
-    return {**result, "relatives_cap": TASK.relatives.cap}
+    return {**result, "registered_relatives_cap": TASK.relatives.cap}
 
 
 def compare_settings(args, name: str, setting: str, settings: dict[str, dict]) -> dict:
@@ -382,7 +385,7 @@ def compare_systems(args, setting: str, settings: dict[str, tuple[str, dict]]):
                                          [name for name, _ in settings.values()], args.data_dir),
                                      with_definitions=any("wordnet_definitions" in overrides
                                                           for _, overrides in settings.values()),
-                                     relatives_cap=TASK.relatives.cap if any(
+                                     relatives_cap=args.relatives_cap if any(
                                          overrides.get("relatives_weight")
                                          or name in TASK.sense_relatives
                                          for name, overrides in settings.values()) else 0,
@@ -723,6 +726,9 @@ def main() -> int:
                              "least number of a lexelt's own instances to get them, "
                              "e.g. 0,0.25,0.25:10")
     parser.add_argument("--relatives-system", default="svm", choices=("svm", "combo"))
+    parser.add_argument("--relatives-cap", type=int, default=TASK.relatives.cap,
+                        help="with --tune-relatives: at most this many per lexelt and sense, "
+                             "less its own instances (1: one for each sense it has none of)")
     parser.add_argument("--tune-emb", metavar="STRATEGY:WINDOW:SCALE:SENTENCES,...",
                         help="instead: svm's held-out and development scores per embedding "
                              "rule and context size, e.g. exponential:10:1:0")
