@@ -21,7 +21,8 @@ averages its held-out accuracy over the five disjoint sets of every 5th file.
 (bench/results/semcor_svm_examples.json); ``--tune-definitions [svm|dlist]`` without and with
 WordNet's definitions besides (bench/results/semcor_svm_definitions.json); ``--tune-relatives
 0,0.25,0.25:10`` per training weight of SemCor's instances of sense relatives and least number of
-a lexelt's own instances to get them (bench/results/semcor_relatives.json, earlier settings kept). ``--tune-emb exponential:10:1:0,...`` does it for
+a lexelt's own instances to get them, ``--relatives-cap`` their cap per sense
+(bench/results/semcor_relatives.json, earlier settings kept). ``--tune-emb exponential:10:1:0,...`` does it for
 svm's embedding features, each setting ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES`` on the task's
 word vectors (bench/results/semcor_emb.json, one row added per setting). ``--tune-scale
 gloss=1,4`` (or ``emb=...``) does it for the scale of one real-valued group, the corpus analysed
