@@ -6,9 +6,10 @@ contexts are featurized by the same featurizer, and ``tasks.engine.train`` fits 
 estimators on every lexelt: ``svm``, ``dlist``, and ``mfs``, which is the ``commonest``
 estimator (the lexelt's SemCor sense distribution); ``svm`` also learns from WordNet's example
 sentences of the lexelt's senses (``corpora.wordnet_examples``), and a task may have it learn
-from their definitions too (``corpora.wordnet_definitions``). A lexelt SemCor tags with one
-sense only has nothing to learn from features, so its estimator is fitted on empty feature lists
-and answers that sense. ``wn1`` needs no training: WordNet's first sense.
+from their definitions too (``corpora.wordnet_definitions``), and from SemCor's instances of its
+senses' other words, at a lower weight (``corpora.sense_relatives``). A lexelt whose training
+instances show one sense only has nothing to learn from features, so its estimator is fitted on
+empty feature lists and answers that sense. ``wn1`` needs no training: WordNet's first sense.
 
 Tagging restricts a system's distribution to the target's candidates (the lemma's WordNet 3.0
 senses for its part of speech). A lemma SemCor never tagged, or none of whose SemCor senses is a
@@ -23,6 +24,7 @@ one key.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -43,6 +45,7 @@ from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.tasks import catalogue, engine, staging
 from wsd_classic.corpora.allwords import (
     AllWordsCorpus, Target, read_raganato_corpus, read_semcor_corpus)
+from wsd_classic.corpora.sense_relatives import read_sense_relatives
 from wsd_classic.corpora.wordnet_definitions import read_wordnet_definitions
 from wsd_classic.corpora.wordnet_examples import read_wordnet_examples
 from wsd_classic.tasks.catalogue import Task
@@ -114,14 +117,30 @@ def featurize(corpus: AllWordsCorpus, sample: LexicalSample, featurizer: Featuri
 
 @dataclass
 class TrainingData:
-    """SemCor ready for the estimators, WordNet's examples and definitions of its lexelts
-    (None: not read), and what the models must record about them."""
+    """SemCor ready for the estimators, WordNet's examples and definitions of its lexelts and
+    SemCor's instances of their senses' relatives (None: not read), and what the models must
+    record about them."""
 
     corpus: AllWordsCorpus
     featurized: FeaturizedCorpus
     info: dict
     examples: FeaturizedCorpus | None = None
     definitions: FeaturizedCorpus | None = None
+    relatives: FeaturizedCorpus | None = None
+
+    def weighted_relatives(self, weight: float,
+                           lexelts: Iterable[str] | None = None) -> FeaturizedCorpus | None:
+        """The relatives' instances of ``lexelts`` (None: all), each of training weight
+        ``weight`` (None: not read)."""
+        if self.relatives is None:
+            return None
+        sample = self.relatives.sample
+        wanted = None if lexelts is None else set(lexelts)
+        lexelts = [Lexelt(lexelt.item, [dataclasses.replace(instance, weight=weight)
+                                        for instance in lexelt.instances])
+                   for lexelt in sample.lexelts if wanted is None or lexelt.item in wanted]
+        return FeaturizedCorpus(LexicalSample(lexelts, sample.source), self.relatives.features,
+                                self.relatives.featurizer)
 
     def featurized_with(self, *extras: FeaturizedCorpus) -> FeaturizedCorpus:
         """SemCor's featurized instances with the instances of each lexelt in ``extras`` (the
@@ -143,11 +162,14 @@ class TrainingData:
 
 def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_features: bool = True,
                      with_examples: bool = True, with_definitions: bool = False,
+                     relatives_cap: int = 0,
                      featurizer: Featurizer | Callable[[], Featurizer] | None = None,
                      jobs: int = 1, progress: bool | None = None) -> TrainingData:
     """Read SemCor and featurize the targets of its lexelts with two senses or more, and
     WordNet's examples and definitions of those lexelts (with ``with_features`` and
-    ``with_examples``, ``with_definitions``).
+    ``with_examples``, ``with_definitions``); with ``relatives_cap`` above 0, SemCor's
+    instances of relatives of its lexelts' senses too (up to that many per sense,
+    ``corpora.sense_relatives``), and the targets of the lexelts they give a second sense.
     ``featurizer`` (the semcor task's when None, its svm's word vectors included) may be a
     callable that makes it, called once the texts are analysed: ``Task.featurizer_later``'s,
     whose word vectors build meanwhile."""
@@ -158,6 +180,13 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
     for target in corpus.targets:
         senses[target.lexelt].update(target.keys)
     multi_sense = {lexelt for lexelt, keys in senses.items() if len(keys) >= 2}
+    featured = set(multi_sense)
+    relatives = None
+    if with_features and relatives_cap > 0:
+        relatives = read_sense_relatives(corpus, senses, relatives_cap)
+        for target in relatives.targets:
+            if senses[target.lexelt] != set(target.keys):
+                featured.add(target.lexelt)
     sample = as_lexical_sample(corpus, corpus.targets)
     analyses = None
     extras = {}  # name: (corpus, analyses) of WordNet's texts read beside SemCor
@@ -173,8 +202,10 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
         featurizer = featurizer()
     featurized = featurize(
         corpus, sample, featurizer,
-        (lambda target: target.lexelt in multi_sense) if with_features else (lambda target: False),
+        (lambda target: target.lexelt in featured) if with_features else (lambda target: False),
         jobs, progress, analyses=analyses)
+    if relatives is not None:
+        extras["relatives"] = (relatives, analyses)
     featurized_extras = {
         name: featurize(extra, as_lexical_sample(extra, extra.targets), featurizer,
                         lambda target: True, jobs, progress, analyses=extra_analyses)
@@ -183,36 +214,55 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
             "training_sha256": registry.tree_sha256(
                 Path(semcor_root), tuple(f"{part}/tagfiles" for part in parts)),
             "targets": len(corpus.targets), "lexelts": len(senses),
-            "multi_sense_lexelts": len(multi_sense), "unknown_keys": corpus.unknown_keys}
+            "multi_sense_lexelts": len(multi_sense), "unknown_keys": corpus.unknown_keys,
+            **({"relatives_cap": relatives_cap} if relatives is not None else {})}
     return TrainingData(corpus, featurized, info, **featurized_extras)
 
 
 def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | None = None,
                  params: dict | None = None, wordnet_examples: bool | None = None,
-                 wordnet_definitions: bool | None = None,
+                 wordnet_definitions: bool | None = None, relatives_weight: float | None = None,
+                 relatives_least: int | None = None,
                  task: Task = catalogue.SEMCOR) -> TrainedSystem:
     """Fit the all-words system ``name`` (not ``wn1``) on every lexelt of the training data;
     ``params`` override the task's parameters for it, ``wordnet_examples`` and
-    ``wordnet_definitions`` (not None) its use of WordNet's examples and definitions."""
+    ``wordnet_definitions`` (not None) its use of WordNet's examples and definitions,
+    ``relatives_weight`` (not None; 0: none) the training weight of the sense relatives'
+    instances and ``relatives_least`` (not None) the training instances of its own, SemCor's
+    and WordNet's texts', a lexelt needs to get them."""
     if wordnet_examples is None:
         wordnet_examples = name in task.wordnet_examples
     if wordnet_definitions is None:
         wordnet_definitions = name in task.wordnet_definitions
+    if relatives_weight is None:
+        relatives_weight = task.relatives.weight if name in task.sense_relatives else 0.0
+    if relatives_least is None:
+        relatives_least = task.relatives.least_instances
     extras = []
-    for wanted, extra, what in ((wordnet_examples, data.examples, "examples"),
-                                (wordnet_definitions, data.definitions, "definitions")):
+    for wanted, extra, what in ((wordnet_examples, data.examples, "WordNet's examples"),
+                                (wordnet_definitions, data.definitions, "WordNet's definitions"),
+                                (relatives_weight > 0, data.relatives,
+                                 "SemCor's instances of sense relatives")):
         if wanted and extra is None:
-            raise WsdError(f"all-words system {name} trains on WordNet's {what}: prepare the "
+            raise WsdError(f"all-words system {name} trains on {what}: prepare the "
                            f"training data with features")
-        if wanted:
+        if wanted and extra is not data.relatives:
             extras.append(extra)
     featurized = data.featurized_with(*extras)
+    if relatives_weight > 0:
+        relatives = data.weighted_relatives(relatives_weight, [
+            lexelt.item for lexelt in featurized.sample.lexelts
+            if len(lexelt.instances) >= relatives_least])
+        featurized = data.featurized_with(*extras, relatives)
     trained = engine.train(name, featurized, task.name, jobs, progress,
                            {**task.system_params(name), **(params or {})}, task.kind)
     trained.info = {**data.info, "all_words_system": name,
                     "wordnet_examples": len(data.examples.sample) if wordnet_examples else 0,
                     "wordnet_definitions":
-                        len(data.definitions.sample) if wordnet_definitions else 0}
+                        len(data.definitions.sample) if wordnet_definitions else 0,
+                    "sense_relatives": len(relatives.sample) if relatives_weight > 0 else 0,
+                    "sense_relatives_weight": relatives_weight,
+                    "sense_relatives_least_instances": relatives_least}
     return trained
 
 
@@ -235,6 +285,8 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
             semcor_root, with_features=with_features, jobs=jobs,
             with_examples=any(name in task.wordnet_examples for name in trainable),
             with_definitions=any(name in task.wordnet_definitions for name in trainable),
+            relatives_cap=task.relatives.cap if any(
+                name in task.sense_relatives for name in trainable) else 0,
             featurizer=task.featurizer_later(trainable, data_dir))
     info = data.info
     lines = [f"SemCor ({', '.join(info['parts'])}): {len(data.corpus.sentences):,} sentences, "

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from wsd_classic import systems
 from wsd_classic.corpora import registry
+from wsd_classic.corpora.sense_relatives import RelativesRule
 from wsd_classic.errors import WsdError
 from wsd_classic.features import word_vectors
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
@@ -49,6 +50,8 @@ class Task:
     when there is no test set; ``params``: per-system parameters over the registered ones;
     ``wordnet_examples``: systems that also train on WordNet's example sentences;
     ``wordnet_definitions``: systems that also train on WordNet's definitions;
+    ``sense_relatives``: systems that also train on SemCor's instances of sense relatives, as
+    ``relatives`` caps and weighs them;
     ``embedding``: how the ``emb`` group combines word vectors (None: the task has none);
     ``on_request``: systems trained only when ``--systems`` names them (``systems`` are the
     default);
@@ -66,6 +69,8 @@ class Task:
     params: dict[str, dict] = field(default_factory=dict)
     wordnet_examples: frozenset[str] = frozenset()
     wordnet_definitions: frozenset[str] = frozenset()
+    sense_relatives: frozenset[str] = frozenset()
+    relatives: RelativesRule = RelativesRule()
     split: tuple[int, int] | None = None
     seed: int = 0
     published: bool = False
