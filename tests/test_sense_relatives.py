@@ -105,10 +105,10 @@ def test_relatives_not_prepared_are_an_error(data):
 
 
 def test_held_out_files_relatives_stay_out_of_training(data):
-    subset, testing = semcor.held_out_split(data, 1)  # every 5th file from the 2nd: br-r02
+    subset, testing = semcor.held_out_split(data, 1)  # every 5th file from the 2nd: br-z22
     assert {target.lemma for target in testing} == {"automobile"}
     kept = list(subset.relatives.sample.instances())
-    assert [instance.docsrc for instance in kept] == ["brown1/br-r01"]
+    assert [instance.docsrc for instance in kept] == ["brown1/br-z21"]
 
 
 def test_relatives_go_only_to_lexelts_with_enough_instances_of_their_own(data):
