@@ -1174,7 +1174,7 @@ def train_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
             "training_sha256": registry.file_sha256(
                 registry.locate(DATASET, data_dir) / SPLITS["train"])})
     with timer.stage("predict and score"):
-        outcome = _predict_and_write(splits, Path(models_root), Path(results_root),
+        outcome = _predict_and_write(splits, load_rater(Path(models_root)), Path(results_root),
                                      {"selection": trials, "ablation": groups,
                                       "meanings": _matching_report(splits)})
     lines = [_matching_report(splits), f"chosen by cross-validation on train: {params}",
@@ -1191,10 +1191,12 @@ def evaluate_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
     with timer.stage("featurize (spaCy, svm, WordNet)"):
         spaces = load_spaces(model_paths(models_root)[2])
         splits = load_splits(data_dir, Path(models_root), spaces, jobs, ("dev", "test"))
-    matrix, _, gaps = saved_training(models_root)
-    fill_support(matrix, gaps, splits.values())
+    rater = load_rater(Path(models_root))
+    if "support" in rater.groups:  # else the support classifier's column goes unread
+        matrix, _, gaps = saved_training(models_root)
+        fill_support(matrix, gaps, splits.values())
     with timer.stage("predict and score"):
-        outcome = _predict_and_write(splits, Path(models_root), Path(results_root), {})
+        outcome = _predict_and_write(splits, rater, Path(results_root), {})
     return "\n".join([_matching_report(splits), outcome, timer.summary()])
 
 
@@ -1218,9 +1220,8 @@ def load_rater(models_root: Path) -> PlausibilityRater:
     return PlausibilityRater(**description["params"]).fit(matrix, ratings)
 
 
-def _predict_and_write(splits: dict[str, FeaturizedSplit], models_root: Path,
+def _predict_and_write(splits: dict[str, FeaturizedSplit], rater: PlausibilityRater,
                        results_root: Path, extra: dict) -> str:
-    rater = load_rater(models_root)
     out_dir = results_root / BENCHMARK
     scores = {}
     with staging.exclusive(results_root, BENCHMARK), staging.staged_directory(out_dir) as stage:

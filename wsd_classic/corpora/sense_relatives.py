@@ -36,8 +36,8 @@ class RelativesRule:
 def read_sense_relatives(corpus: AllWordsCorpus, lexelts: Iterable[str],
                          cap: int) -> AllWordsCorpus:
     """The instances of the senses of ``lexelts`` with two WordNet senses or more that
-    ``corpus`` tags on other lemmas, as targets of those lexelts (sharing ``corpus``'s sentences, so its analyses serve them), sorted by
-    lexelt and key."""
+    ``corpus`` tags on other lemmas, as targets of those lexelts (sharing ``corpus``'s
+    sentences, so its analyses serve them), sorted by lexelt and key."""
     own: dict[str, Counter] = defaultdict(Counter)
     for target in corpus.targets:
         own[target.lexelt].update(target.keys)
