@@ -34,6 +34,9 @@ combos on the lexelts where they differ only (a candidate no training instance s
 difference in right answers (bench/results/semcor_combo_unseen.json); ``--tune-prior`` counts,
 where svm answers its training sense distribution, the right answers of that distribution with
 and without WordNet's examples counted (bench/results/semcor_svm_prior.json).
+``--tune-discourse 0,0.1,0.2`` does it for the weight of one sense per discourse of
+``--discourse-system`` (default svm): trained once per training set, its distributions pulled
+together at every weight (bench/results/semcor_<system>_discourse.json).
 ``--tune-combo-mixture 1,10,inf`` compares combo's registered mixture defaults (fitted on SENSEVAL-2) with defaults pooled over SemCor's
 held-out evidence, per shrinkage: the members are stacked once per training set and only the
 combiner refitted (bench/results/semcor_combo_mixture.json).
@@ -405,6 +408,46 @@ def compare_systems(args, setting: str, settings: dict[str, tuple[str, dict]]):
     return results, data
 
 
+def tune_discourse(args) -> dict:
+    """``--discourse-system``'s held-out SemCor accuracy (over ``--folds`` sets of files) and
+    development F1 per discourse weight: the system is trained once per training set and its
+    distributions pulled together within each document at every weight."""
+    name = args.discourse_system
+    weights = [float(value) for value in args.tune_discourse.split(",")]
+    data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
+                                     featurizer=TASK.featurizer([name], args.data_dir),
+                                     jobs=args.jobs)
+
+    def right_shares(trained, corpus: AllWordsCorpus, gold: dict[str, tuple[str, ...]]):
+        tagger = allwords.AllWordsTagger(trained, systems.get(name).back_off)
+        distributions = tagger.distributions(corpus, args.jobs)
+        shares = {}
+        for weight in weights:
+            tagger.discourse_weight = weight
+            answers = tagger.answers(corpus, distributions)
+            shares[f"{weight:g}"] = sum(answer.key in gold[answer.instance_id]
+                                        for answer in answers) / len(answers)
+        print(f"discourse {name}: {shares}", file=sys.stderr)
+        return shares
+
+    by_fold = []
+    for fold in range(args.folds):
+        subset, testing = held_out_split(data, fold)
+        by_fold.append(right_shares(
+            allwords.train_system(name, subset, args.jobs),
+            AllWordsCorpus(data.corpus.source, data.corpus.sentences, testing),
+            {target.id: target.keys for target in testing}))
+    development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)[0]
+    development_shares = right_shares(allwords.train_system(name, data, args.jobs),
+                                      read_raganato_corpus(development.data),
+                                      read_raganato_key(development.gold))
+    return {**tuning_result("discourse_weight", {
+        label: {"held_out_semcor_accuracy": sum(fold[label] for fold in by_fold) / len(by_fold),
+                "held_out_semcor_accuracy_by_fold": [fold[label] for fold in by_fold],
+                "development_f1": development_shares[label]}
+        for label in development_shares}, name), "folds": args.folds}
+
+
 def tune_combo(args) -> dict:
     """svm beside combo (its registered parameters, and answering unseen senses too): held-out
     SemCor accuracy and development F1."""
@@ -748,10 +791,14 @@ def main() -> int:
     parser.add_argument("--tune-combo-mixture", metavar="SHRINKAGES",
                         help="instead: combo's registered mixture defaults against defaults "
                              "pooled over SemCor, per shrinkage, e.g. 1,10,inf")
+    parser.add_argument("--tune-discourse", metavar="WEIGHTS",
+                        help="instead: --discourse-system's held-out and development scores per "
+                             "weight of one sense per discourse, e.g. 0,0.1,0.2")
+    parser.add_argument("--discourse-system", default="svm", choices=("svm", "dlist", "combo"))
     parser.add_argument("--folds", type=int, default=1, choices=range(1, HELD_OUT_EVERY + 1),
                         metavar=f"1..{HELD_OUT_EVERY}",
-                        help="with --tune-svm, --tune-examples, --tune-definitions or "
-                             "--tune-relatives: average held-out accuracy "
+                        help="with --tune-svm, --tune-examples, --tune-definitions, "
+                             "--tune-relatives or --tune-discourse: average held-out accuracy "
                              "over this many disjoint sets of held-out files (default 1)")
     parser.add_argument("--out", type=Path,
                         help="the benchmark's results file (default bench/results/semcor.json)")
@@ -771,6 +818,8 @@ def main() -> int:
                 f"semcor_{args.tune_scale.partition('=')[0]}_scale.json"
                 if args.tune_scale else None),
                (args.tune_combo, tune_combo, "semcor_combo.json"),
+               (args.tune_discourse, tune_discourse,
+                f"semcor_{args.discourse_system}_discourse.json"),
                (args.tune_combo_unseen, tune_combo_unseen, "semcor_combo_unseen.json"),
                (args.tune_prior, tune_prior, "semcor_svm_prior.json"),
                (args.tune_combo_mixture, tune_combo_mixture, "semcor_combo_mixture.json"),

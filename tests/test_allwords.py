@@ -24,6 +24,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are n
 FIXTURES = Path(__file__).parent / "fixtures"
 SEMCOR = FIXTURES / "allwords_semcor"
 DATASET = FIXTURES / "allwords_sample.data.xml"
+DISCOURSE = FIXTURES / "allwords_discourse.data.xml"  # bank twice in d000, once in d001
 RIVER, MONEY = "bank%1:17:01::", "bank%1:14:00::"
 SEMCOR_TASK = catalogue.SEMCOR
 
@@ -316,6 +317,39 @@ def test_seen_single_sense_lemmas_answer_that_sense(models_root):
         answers = tag(system, models_root)
         assert answers["d002.s000.t000"].key == "take_place%2:30:00::"
         assert answers["d002.s001.t002"].key == "jury%1:14:00::"
+
+
+def test_targets_of_one_lexelt_in_one_document_are_pulled_together(models_root):
+    trained = modelstore.load(models_root, SEMCOR_TASK.name, "svm")
+    corpus = read_raganato_corpus(DISCOURSE)
+    alone = {a.instance_id: a for a in allwords.AllWordsTagger(trained, first_sense).tag(corpus)}
+    weight = 0.4
+    pulled = {a.instance_id: a
+              for a in allwords.AllWordsTagger(trained, first_sense, weight).tag(corpus)}
+    river, money = "d000.s000.t000", "d000.s001.t001"
+    assert alone[river].key == RIVER and alone[money].key == MONEY
+    for one, other in ((river, money), (money, river)):
+        expected = {key: (1 - weight) * probability + weight * dict(alone[other].senses)[key]
+                    for key, probability in alone[one].senses}
+        assert dict(pulled[one].senses) == pytest.approx(expected)
+        assert dict(pulled[one].senses) != pytest.approx(dict(alone[one].senses))
+        weights = [probability for _, probability in pulled[one].senses]
+        assert weights == sorted(weights, reverse=True)
+        assert pulled[one].key == pulled[one].senses[0][0]
+        assert pulled[one].rank == wordnet_senses("bank", "n").index(pulled[one].key) + 1
+    # alone in its document (d001), or in its lexelt (loan): as without the rule
+    assert pulled["d001.s000.t000"] == alone["d001.s000.t000"]
+    assert alone["d001.s000.t000"].senses == alone[river].senses
+    assert pulled["d000.s001.t000"] == alone["d000.s001.t000"]
+
+
+def test_the_taggers_of_a_task_pull_with_its_discourse_weights(models_root):
+    assert SEMCOR_TASK.discourse_weights  # else the rule would go untested here
+    for system in (*SEMCOR_TASK.systems, *SEMCOR_TASK.on_request):
+        tagger = allwords.AllWordsTagger.load(system, models_root)
+        assert tagger.discourse_weight == SEMCOR_TASK.discourse_weights.get(system, 0.0)
+    answers = {a.instance_id: a for a in allwords.tag_raganato(DISCOURSE, "svm", models_root)}
+    assert answers["d000.s000.t000"].senses != answers["d001.s000.t000"].senses
 
 
 def test_decide_keeps_only_candidates_and_breaks_ties_by_wordnet_order():

@@ -36,42 +36,71 @@ def models_root(tmp_path_factory):
     return root
 
 
-def _raganato(path, sentences):
-    """The sentences as spaCy analyses them, in Raganato's format: an instance for every token
-    the all-words component takes as a target, with spaCy's lemma and part of speech."""
+def _raganato(path, texts):
+    """The texts as spaCy analyses them, each one document, in Raganato's format: an instance
+    for every token the all-words component takes as a target, with spaCy's lemma and part of
+    speech."""
     nlp = load_spacy()
-    lines = ['<?xml version="1.0" encoding="UTF-8" ?>', '<corpus lang="en" source="test">',
-             '<text id="d000">']
+    lines = ['<?xml version="1.0" encoding="UTF-8" ?>', '<corpus lang="en" source="test">']
     expected = []
-    for number, sentence in enumerate(sentences):
-        lines.append(f'<sentence id="d000.s{number:03d}">')
-        for position, token in enumerate(nlp(sentence)):
-            attributes = f"lemma={quoteattr(token.lemma_)} pos={quoteattr(token.pos_)}"
-            pos = UNIVERSAL_POS.get(token.pos_)
-            if pos and wordnet_lemma(token.lemma_, pos):
-                identifier = f"d000.s{number:03d}.t{position:03d}"
-                expected.append((identifier, token.text))
-                lines.append(f'<instance id="{identifier}" {attributes}>{token.text}</instance>')
-            else:
-                lines.append(f"<wf {attributes}>{token.text}</wf>")
-        lines.append("</sentence>")
-    lines += ["</text>", "</corpus>"]
+    for document, text in enumerate(texts):
+        lines.append(f'<text id="d{document:03d}">')
+        for number, sentence in enumerate(nlp(text).sents):
+            sentence_id = f"d{document:03d}.s{number:03d}"
+            lines.append(f'<sentence id="{sentence_id}">')
+            for position, token in enumerate(sentence):
+                attributes = f"lemma={quoteattr(token.lemma_)} pos={quoteattr(token.pos_)}"
+                pos = UNIVERSAL_POS.get(token.pos_)
+                if pos and wordnet_lemma(token.lemma_, pos):
+                    identifier = f"{sentence_id}.t{position:03d}"
+                    expected.append((identifier, token.text))
+                    lines.append(f'<instance id="{identifier}" {attributes}>{token.text}'
+                                 '</instance>')
+                else:
+                    lines.append(f"<wf {attributes}>{token.text}</wf>")
+            lines.append("</sentence>")
+        lines.append("</text>")
+    lines.append("</corpus>")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return expected
 
 
-@pytest.mark.parametrize("system", SYSTEMS)
-def test_text_and_raganato_give_the_same_distributions(system, models_root, tmp_path):
-    expected = _raganato(tmp_path / "text.data.xml", SENTENCES)
-    assert len(expected) >= 8
-    from_file = list(allwords.tag_raganato(tmp_path / "text.data.xml", system, models_root))
+def _tagged_both_ways(texts, system, models_root, path):
+    """The answers of ``--raganato`` and the component's targets, for the texts as documents."""
+    expected = _raganato(path, texts)
+    from_file = list(allwords.tag_raganato(path, system, models_root))
     nlp = tagging.tagging_pipeline("semcor", system, models_root)
-    from_text = [token for sentence in SENTENCES for token in nlp(sentence)._.wsd_targets]
+    from_text = [token for text in texts for token in nlp(text)._.wsd_targets]
     assert [token.text for token in from_text] == [text for _, text in expected]
     for answer, token in zip(from_file, from_text):
         assert [key for key, _ in token._.wsd_senses] == [key for key, _ in answer.senses]
         assert [weight for _, weight in token._.wsd_senses] == pytest.approx(
             [weight for _, weight in answer.senses], abs=1e-12)
+    return from_file
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_text_and_raganato_give_the_same_distributions(system, models_root, tmp_path):
+    answers = _tagged_both_ways(SENTENCES, system, models_root, tmp_path / "text.data.xml")
+    assert len(answers) >= 8
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_one_document_pulls_its_banks_together_both_ways(system, models_root, tmp_path):
+    """Both sentences as one paragraph of text, and as one Raganato document: each bank is
+    pulled towards the other by the task's discourse weight, the same way on both paths."""
+    apart = _tagged_both_ways(SENTENCES, system, models_root, tmp_path / "apart.data.xml")
+    together = _tagged_both_ways([" ".join(SENTENCES)], system, models_root,
+                                 tmp_path / "together.data.xml")
+    banks_apart, banks_together = ([dict(answer.senses) for answer in answers
+                                    if answer.key.startswith("bank%")]
+                                   for answers in (apart, together))
+    assert len(banks_apart) == len(banks_together) == 2
+    moved = (catalogue.SEMCOR.discourse_weights.get(system, 0.0) > 0
+             and banks_apart[0] != pytest.approx(banks_apart[1]))
+    for alone, pulled in zip(banks_apart, banks_together):
+        assert (pulled != pytest.approx(alone)) == moved
+    assert moved or system != "svm"
 
 
 def test_every_content_word_wordnet_knows_is_a_target(models_root):

@@ -18,6 +18,12 @@ is enough. What a target is depends on the model's task kind:
   (dependency ``prt``: *call off*) become the instance's satellites, as ``<sat>`` elements are in
   training, so the ``syn:sat=`` feature and the phrasal-verb sense filter work as trained.
 
+For an all-words model, the targets of one lexelt in one doc are then pulled towards each
+other's distributions by the task's discourse weight for the system (one sense per discourse,
+``systems.discourse``), as ``tasks.allwords`` does within a document; ``bin/tag`` makes a doc of
+each paragraph of plain text (``tasks.text_input``), so there a paragraph is the discourse.
+``wsd_evidence`` stays the target's own: what its context says, before the pull.
+
 Each target's context is the model's own context rule (``features.featurizer``, read from the
 model header) applied to the doc, turned into a ``ProcessedInstance`` by
 ``preprocess.pipeline.to_processed`` (the function training uses), and featurized by the same
@@ -42,6 +48,7 @@ from wsd_classic.errors import WsdError
 from wsd_classic.features.featurizer import Featurizer, row, sentence_index
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.preprocess.pipeline import to_processed, with_looked_up_context
+from wsd_classic.systems import discourse
 from wsd_classic.systems.first_sense import wordnet_senses
 from wsd_classic.tasks import catalogue, engine
 from wsd_classic.corpora.allwords import UNIVERSAL_POS, wordnet_lemma
@@ -89,6 +96,9 @@ class WsdTagger:
             self.kind, self.featurizer = self.trained.kind, self.trained.featurizer
         self.explain = explain
         self.all_words = self.kind == catalogue.ALL_WORDS
+        registered = catalogue.TASKS.get(task)
+        self.discourse_weight = (registered.discourse_weights.get(system, 0.0)
+                                 if self.all_words and registered else 0.0)
         self.lexelt_of: dict[tuple[str, str], str] = {}
         if not self.all_words:
             for item in self.trained.models:
@@ -162,17 +172,32 @@ class WsdTagger:
             evidence = model.explain(rows) if self.explain else [None] * len(rows)
             for (token, _), weights, reasons in zip(found, engine.predict(model, rows), evidence):
                 self._answer(token, item, weights, reasons)
+        if self.discourse_weight:
+            for doc in docs:
+                self._pull_together(doc)
+
+    def _pull_together(self, doc: Doc) -> None:
+        """The targets of one lexelt in ``doc`` pulled towards each other's distributions, as
+        the all-words tagger does within a document (``systems.discourse``)."""
+        found = [token for token in doc if token._.wsd_senses is not None]
+        pulled = discourse.pulled_together([dict(token._.wsd_senses) for token in found],
+                                           [token._.wsd_lexelt for token in found],
+                                           self.discourse_weight)
+        for token, weights in zip(found, pulled):
+            if weights is not None:
+                token._.wsd_senses = self._senses(token._.wsd_lexelt, weights)
 
     def _answer(self, token: Token, item: str, weights: dict[str, float] | None,
                 evidence) -> None:
+        extension = token._
+        extension.wsd_senses, extension.wsd_evidence = self._senses(item, weights), evidence
+
+    def _senses(self, item: str, weights: dict[str, float] | None) -> list[tuple[str, float]]:
         if self.all_words:
             lemma, pos = item.rsplit(".", 1)
-            senses, _ = engine.decide(wordnet_senses(lemma, pos), weights, self.system.back_off)
-        else:
-            senses = sorted(((sense, weight) for sense, weight in weights.items() if weight > 0),
-                            key=lambda pair: -pair[1])
-        extension = token._
-        extension.wsd_senses, extension.wsd_evidence = senses, evidence
+            return engine.decide(wordnet_senses(lemma, pos), weights, self.system.back_off)[0]
+        return sorted(((sense, weight) for sense, weight in weights.items() if weight > 0),
+                      key=lambda pair: -pair[1])
 
 
 class ContextCache:

@@ -39,6 +39,7 @@ from wsd_classic.errors import WsdError
 from wsd_classic.features.featurizer import Featurizer
 from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.systems import BackOff
+from wsd_classic.systems import discourse
 from wsd_classic.systems.first_sense import wordnet_senses
 from wsd_classic.preprocess import sentences
 from wsd_classic.preprocess.document import ProcessedInstance
@@ -319,23 +320,39 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
 # --- tagging -----------------------------------------------------------------------------------
 
 class AllWordsTagger:
-    """A trained all-words system (``trained`` None for ``wn1``) that tags any number of corpora."""
+    """A trained all-words system (``trained`` None for ``wn1``) that tags any number of corpora;
+    ``discourse_weight``: how far the targets of one lexelt in one document are pulled towards
+    each other's distributions (``systems.discourse``)."""
 
-    def __init__(self, trained: TrainedSystem | None, back_off: BackOff):
+    def __init__(self, trained: TrainedSystem | None, back_off: BackOff,
+                 discourse_weight: float = 0.0):
         self.trained = trained
         self.back_off = back_off
+        self.discourse_weight = discourse_weight
 
     @classmethod
     def load(cls, name: str, models_root: Path, task: Task = catalogue.SEMCOR) -> "AllWordsTagger":
         system = systems.get(task.check_systems([name])[0])
         trained = modelstore.load(models_root, task.name, name) if system.estimator else None
-        return cls(trained, system.back_off)
+        return cls(trained, system.back_off, task.discourse_weights.get(name, 0.0))
 
     def tag(self, corpus: AllWordsCorpus, jobs: int = 1,
             progress: bool | None = None) -> list[TaggedInstance]:
         """Every target of ``corpus``, in corpus order, with exactly one candidate key."""
-        distributions = self._distributions(corpus, jobs, progress) if self.trained else {}
-        return [self.decide(target, distributions.get(target.id)) for target in corpus.targets]
+        return self.answers(corpus, self.distributions(corpus, jobs, progress))
+
+    def answers(self, corpus: AllWordsCorpus,
+                distributions: dict[str, dict[str, float]]) -> list[TaggedInstance]:
+        """Every target of ``corpus`` decided from the system's ``distributions`` (by target
+        id), then pulled towards the others of its lexelt in its document."""
+        decided = [self.decide(target, distributions.get(target.id))
+                   for target in corpus.targets]
+        pulled = discourse.pulled_together(
+            [dict(answer.senses) for answer in decided],
+            [(corpus.sentences[target.sentence].document, target.lexelt)
+             for target in corpus.targets], self.discourse_weight)
+        return [answer if weights is None else self.decide(target, weights)
+                for answer, target, weights in zip(decided, corpus.targets, pulled)]
 
     def decide(self, target: Target, weights: dict[str, float] | None) -> TaggedInstance:
         senses, rank = engine.decide(wordnet_senses(target.lemma, target.pos), weights,
@@ -347,8 +364,11 @@ class AllWordsTagger:
         return (bool(systems.get(self.trained.system).feature_groups)
                 and len(self.trained.models[lexelt].classes_) > 1)
 
-    def _distributions(self, corpus: AllWordsCorpus, jobs: int,
-                       progress: bool | None) -> dict[str, dict[str, float]]:
+    def distributions(self, corpus: AllWordsCorpus, jobs: int = 1,
+                      progress: bool | None = None) -> dict[str, dict[str, float]]:
+        """The system's sense distribution of every target of a lexelt it has a model of."""
+        if self.trained is None:
+            return {}
         models = self.trained.models
         sample = as_lexical_sample(
             corpus, (target for target in corpus.targets if target.lexelt in models))
