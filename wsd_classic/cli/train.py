@@ -16,7 +16,6 @@ import argparse
 from pathlib import Path
 
 from wsd_classic import settings
-from wsd_classic.benchmarks import ambistory
 from wsd_classic.cli import entry_point
 from wsd_classic.cli.options import add_location_options
 from wsd_classic.errors import WsdError
@@ -81,6 +80,8 @@ def main(argv=None):
     if task.kind != catalogue.LEXICAL_SAMPLE and args.learning_curve is not None:
         raise WsdError(f"--learning-curve is for lexical samples, not --task {task.name}")
     if task.kind == catalogue.PLAUSIBILITY:
+        from wsd_classic.benchmarks import ambistory  # its scipy.stats and trees, only when asked
+
         print(ambistory.train_job(args.data_dir, models_root, settings.results_dir(args.out_dir),
                                   args.jobs))
         return

@@ -29,6 +29,9 @@ PARALLEL_MIN_CONTEXTS = 50_000
 # What the forked workers of ``Featurizer.table`` read: the featurizer and the contexts.
 _SHARED: tuple["Featurizer", list[ProcessedInstance]] | None = None
 
+# The group that reads word vectors: it gives nothing without them (``Featurizer.embedding``).
+VECTOR_GROUP = "emb"
+
 # The shape of SENSEVAL-2's lexical-sample contexts: the target's sentence and the sentences
 # before it, about 100 words before the target (median).
 GIVEN_TOKENS_BEFORE = 120
@@ -82,10 +85,10 @@ class Featurizer:
                  embedding: ContextEmbedding | None = None):
         self.context = context
         self.groups = check_groups(groups)
-        self.embedding = embedding if "emb" in self.groups else None
+        self.embedding = embedding if VECTOR_GROUP in self.groups else None
         self.extractors = {group: EXTRACTORS[group] for group in self.groups}
         if self.embedding is not None:
-            self.extractors["emb"] = self.embedding
+            self.extractors[VECTOR_GROUP] = self.embedding
 
     def for_groups(self, groups: Sequence[str]) -> "Featurizer":
         """This featurizer reduced to ``groups`` (what a system's model file records)."""

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -14,6 +15,9 @@ from wsd_classic.corpora.ids import ID_MAP_NAME, write_id_map
 from wsd_classic.corpora.keys import KeyEntry, read_key, write_key
 from wsd_classic.corpora.lexsample import check_annotated, check_split, read_lexical_sample
 from wsd_classic.corpora.model import Lexelt, LexicalSample
+from wsd_classic.features import ALL_GROUPS
+from wsd_classic.features.featurizer import VECTOR_GROUP, Featurizer
+from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.report import table
 from wsd_classic.scoring.lexsample import lexsample_scores
 from wsd_classic.tasks import engine, staging
@@ -106,20 +110,49 @@ def stratified_split(sample: LexicalSample, ratio: tuple[int, int], seed: int):
     return LexicalSample(train_part, sample.source), LexicalSample(test_part, sample.source)
 
 
+@dataclass
+class FeaturizedSides:
+    """Both sides' features. The group that reads the word vectors joins them once the vectors
+    are built (``complete``): until then the systems that read none of it can train, while the
+    vectors still build beside them."""
+
+    train: FeaturizedCorpus
+    test: FeaturizedCorpus
+    docs: tuple[list[ProcessedInstance], list[ProcessedInstance]] | None  # None once complete
+    make_featurizer: Callable[[], Featurizer]
+    timer: StageTimer
+    jobs: int
+
+    def complete(self) -> None:
+        """Wait for the word vectors and add the groups they give (once), then let the
+        analyses go: the training workers forked after that do not carry them."""
+        if self.docs is None:
+            return
+        with self.timer.stage("vectors"):  # built once, then read from the cache
+            featurizer = self.make_featurizer()
+        with self.timer.stage("preprocess"):
+            pending = featurizer.for_groups([VECTOR_GROUP])
+            for corpus, docs in zip((self.train, self.test), self.docs):
+                for instance, groups in pending.table(docs, self.jobs).items():
+                    corpus.features[instance].update(groups)
+                corpus.featurizer = featurizer
+        self.docs = None
+
+
 def featurize_sides(run: TaskRun, chosen: list[str], train_sample: LexicalSample,
-                    test_sample: LexicalSample, jobs: int,
-                    timer: StageTimer) -> tuple[FeaturizedCorpus, FeaturizedCorpus]:
-    """Both sides' features for systems ``chosen``; word vectors not yet cached are built
-    meanwhile, while spaCy analyses the contexts."""
+                    test_sample: LexicalSample, jobs: int, timer: StageTimer) -> FeaturizedSides:
+    """Both sides' features for systems ``chosen``, but for the group that reads the word
+    vectors (``FeaturizedSides.complete``); vectors not yet cached build meanwhile, while spaCy
+    analyses the contexts."""
     make_featurizer = run.task.featurizer_later(chosen, run.data_dir)
     with timer.stage("preprocess"):
-        docs = [engine.analyse(sample, jobs, f"spaCy ({side})")
-                for side, sample in (("train", train_sample), ("test", test_sample))]
-    with timer.stage("vectors"):  # built once, then read from the cache
-        featurizer = make_featurizer()
-    with timer.stage("preprocess"):
-        return (engine.featurize(train_sample, featurizer, jobs, docs=docs[0]),
-                engine.featurize(test_sample, featurizer, jobs, docs=docs[1]))
+        docs = tuple(engine.analyse(sample, jobs, f"spaCy ({side})")
+                     for side, sample in (("train", train_sample), ("test", test_sample)))
+        now = Featurizer(run.task.context,
+                         [group for group in ALL_GROUPS if group != VECTOR_GROUP])
+        corpora = [engine.featurize(sample, now, jobs, docs=side_docs)
+                   for sample, side_docs in zip((train_sample, test_sample), docs)]
+    return FeaturizedSides(*corpora, docs, make_featurizer, timer, jobs)
 
 
 def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Path,
@@ -145,8 +178,8 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
     chosen, skipped = usable_systems(chosen, train_sample)
     if skipped:
         notes.append(f"skipped {', '.join(skipped)}: the sense ids are not WordNet keys")
-    train_corpus, test_corpus = featurize_sides(run, chosen, train_sample, test_sample, jobs,
-                                                timer)
+    sides = featurize_sides(run, chosen, train_sample, test_sample, jobs, timer)
+    train_corpus, test_corpus = sides.train, sides.test
     models_dir, out_dir = Path(models_root) / run.name, Path(results_root) / run.name
     with staging.exclusive(models_root, run.name), staging.exclusive(results_root, run.name), \
             staging.staged_directory(models_dir) as model_stage, \
@@ -161,6 +194,8 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
         key_path = out_stage / "test.key" if split_key is not None else run.key_path
         trained_here = {}
         for name in chosen:
+            if VECTOR_GROUP in systems.get(name).feature_groups:
+                sides.complete()
             with timer.stage("train"):
                 trained = engine.train(name, train_corpus, run.name, jobs,
                                        params=run.task.system_params(name), fitted=trained_here)

@@ -1,0 +1,52 @@
+"""A lexical-sample run trains the systems that read no word vectors while the vectors build,
+and the others once they are there."""
+from __future__ import annotations
+
+import pytest
+
+from wsd_classic import modelstore
+from wsd_classic.cli import train as train_cli
+from wsd_classic.features import word_vectors
+from wsd_classic.features.embeddings import EmbeddingRule
+from wsd_classic.features.featurizer import ContextRule
+from wsd_classic.tasks import catalogue, engine
+
+from conftest import FIXTURES, fixture_vectors
+
+
+@pytest.fixture
+def task_with_vectors(monkeypatch):
+    monkeypatch.setattr(catalogue, "TASKS", dict(catalogue.TASKS))
+    return catalogue.register(catalogue.Task(
+        "small-emb", catalogue.LEXICAL_SAMPLE, ("commonest", "dlist", "svm"),
+        ContextRule(sentences=0), embedding=EmbeddingRule(window=3), directory=FIXTURES,
+        files=catalogue.LexicalSampleFiles("train_small.xml", "test_small.xml", "test_small.key")))
+
+
+def test_vectors_are_waited_for_only_before_the_first_system_reading_them(
+        task_with_vectors, tmp_path, monkeypatch):
+    monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path / "cache"))
+    events = []
+
+    def vectors_later(*args, **kwargs):
+        def vectors():
+            events.append("vectors")
+            return fixture_vectors()
+        return vectors
+
+    def recorded_train(name, *args, **kwargs):
+        events.append(name)
+        return train(name, *args, **kwargs)
+
+    train = engine.train
+    monkeypatch.setattr(word_vectors, "obtain_later", vectors_later)
+    monkeypatch.setattr(engine, "train", recorded_train)
+    models = tmp_path / "models"
+    train_cli.main(["--task", "small-emb", "--models-dir", str(models),
+                    "--out-dir", str(tmp_path / "results")])
+    assert events == ["commonest", "dlist", "vectors", "svm"]
+    svm = modelstore.load(models, "small-emb", "svm")
+    assert svm.featurizer.embedding is not None
+    assert any(name.startswith("emb") for name in svm.models["bank.n"].vocabulary_)
+    dlist = modelstore.load(models, "small-emb", "dlist")
+    assert dlist.featurizer.embedding is None
