@@ -148,9 +148,11 @@ class WsdTagger:
 
     def _annotate(self, docs: list[Doc]) -> None:
         by_lexelt: dict[str, list[tuple[Token, list[str]]]] = defaultdict(list)
+        targets_of_docs: list[list[tuple[Token, str]]] = []
         for doc in docs:
             contexts = None  # made for the first target that reads its context
-            for token, item in self.targets(doc):
+            targets_of_docs.append(list(self.targets(doc)))
+            for token, item in targets_of_docs[-1]:
                 particles = [child for child in token.children
                              if child.dep_ == PARTICLE_DEPENDENCY] if token.pos_ == "VERB" else []
                 extension = token._  # a new object at every ``token._``
@@ -173,19 +175,19 @@ class WsdTagger:
             for (token, _), weights, reasons in zip(found, engine.predict(model, rows), evidence):
                 self._answer(token, item, weights, reasons)
         if self.discourse_weight:
-            for doc in docs:
-                self._pull_together(doc)
+            for targets in targets_of_docs:
+                self._pull_together(targets)
 
-    def _pull_together(self, doc: Doc) -> None:
-        """The targets of one lexelt in ``doc`` pulled towards each other's distributions, as
-        the all-words tagger does within a document (``systems.discourse``)."""
-        found = [token for token in doc if token._.wsd_senses is not None]
-        pulled = discourse.pulled_together([dict(token._.wsd_senses) for token in found],
-                                           [token._.wsd_lexelt for token in found],
+    def _pull_together(self, targets: list[tuple[Token, str]]) -> None:
+        """The ``(token, lexelt)`` targets of one doc, those of one lexelt pulled towards each
+        other's distributions, as the all-words tagger does within a document
+        (``systems.discourse``)."""
+        pulled = discourse.pulled_together([dict(token._.wsd_senses) for token, _ in targets],
+                                           [item for _, item in targets],
                                            self.discourse_weight)
-        for token, weights in zip(found, pulled):
+        for (token, item), weights in zip(targets, pulled):
             if weights is not None:
-                token._.wsd_senses = self._senses(token._.wsd_lexelt, weights)
+                token._.wsd_senses = self._senses(item, weights)
 
     def _answer(self, token: Token, item: str, weights: dict[str, float] | None,
                 evidence) -> None:
