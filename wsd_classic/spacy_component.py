@@ -33,7 +33,7 @@ pipeline needs a tagger, lemmatizer and parser before this component.
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from itertools import accumulate
 from dataclasses import replace
 from pathlib import Path
@@ -182,10 +182,12 @@ class WsdTagger:
         """The ``(token, lexelt)`` targets of one doc, those of one lexelt pulled towards each
         other's distributions, as the all-words tagger does within a document
         (``systems.discourse``)."""
-        pulled = discourse.pulled_together([dict(token._.wsd_senses) for token, _ in targets],
-                                           [item for _, item in targets],
+        counts = Counter(item for _, item in targets)
+        repeated = [(token, item) for token, item in targets if counts[item] > 1]
+        pulled = discourse.pulled_together([dict(token._.wsd_senses) for token, _ in repeated],
+                                           [item for _, item in repeated],
                                            self.discourse_weight)
-        for (token, item), weights in zip(targets, pulled):
+        for (token, item), weights in zip(repeated, pulled):
             if weights is not None:
                 token._.wsd_senses = self._senses(item, weights)
 
