@@ -73,16 +73,16 @@ def test_training_fixture_answers_and_docsrc():
     assert instances["art.40002"].answers == ("art_gallery%1:06:00::", "P")
     assert instances["art.30003"].answers == ("U",)
     assert instances["art.40004"].answers == ("art%1:04:00::", "art%1:09:00::")
-    assert instances["art.40001"].docsrc == "bnc_ACN_245"
+    assert instances["art.40001"].docsrc == "fixture_doc_1"
     assert instances["draw.105"].docsrc is None
 
 
 def test_context_text_decodes_entities_and_restores_spaces_after_the_head():
     instances = {i.id: i for i in read_lexical_sample(FIXTURES / "lexsample_training.xml").instances()}
     assert instances["art.40001"].text == (
-        "\u201cWe see a dancer at a rave.\u201d\n"
-        " Ben Lewis   Halo can be contacted on 071 738 3248.     \n"
-        "Art you can dance to \u2014 from Halo")
+        "\u201cThey painted the hall in one night.\u201d\n"
+        " Ann Moss   Kite Studio is open on 020 555 0147.     \n"
+        "Art you can walk into \u2014 from Kite")
     assert instances["art.40002"].text == (
         "Tickets cost \u00a35 at the caf\u00e9 & bar.\n"
         "Meet in front of the art gallery and Town Hall.")
