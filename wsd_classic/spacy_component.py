@@ -33,7 +33,7 @@ pipeline needs a tagger, lemmatizer and parser before this component.
 """
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from itertools import accumulate
 from dataclasses import replace
 from pathlib import Path
@@ -182,12 +182,10 @@ class WsdTagger:
         """The ``(token, lexelt)`` targets of one doc, those of one lexelt pulled towards each
         other's distributions, as the all-words tagger does within a document
         (``systems.discourse``)."""
-        counts = Counter(item for _, item in targets)
-        repeated = [(token, item) for token, item in targets if counts[item] > 1]
-        pulled = discourse.pulled_together([dict(token._.wsd_senses) for token, _ in repeated],
-                                           [item for _, item in repeated],
+        pulled = discourse.pulled_together([token._.wsd_senses for token, _ in targets],
+                                           [item for _, item in targets],
                                            self.discourse_weight)
-        for (token, item), weights in zip(repeated, pulled):
+        for (token, item), weights in zip(targets, pulled):
             if weights is not None:
                 token._.wsd_senses = self._senses(item, weights)
 

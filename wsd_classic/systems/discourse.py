@@ -12,14 +12,16 @@ library applies it to a classifier's distributions.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+
+Distribution = Mapping[str, float] | Iterable[tuple[str, float]]
 
 
-def pulled_together(distributions: Sequence[Mapping[str, float]], units: Sequence[Hashable],
+def pulled_together(distributions: Sequence[Distribution], units: Sequence[Hashable],
                     weight: float) -> list[dict[str, float] | None]:
-    """For each distribution, its mixture with the mean of the others of the same unit (a
-    ``(document, lexelt)``), or None where nothing changes: the target is alone in its unit,
-    or ``weight`` is 0."""
+    """For each distribution (``{sense: weight}`` or ``(sense, weight)`` pairs), its mixture
+    with the mean of the others of the same unit (a ``(document, lexelt)``), or None where
+    nothing changes: the target is alone in its unit, or ``weight`` is 0."""
     pulled: list[dict[str, float] | None] = [None] * len(distributions)
     if weight == 0:
         return pulled
@@ -29,13 +31,13 @@ def pulled_together(distributions: Sequence[Mapping[str, float]], units: Sequenc
     for indices in members.values():
         if len(indices) < 2:
             continue
+        owns = {index: dict(distributions[index]) for index in indices}
         totals: dict[str, float] = defaultdict(float)
-        for index in indices:
-            for sense, probability in distributions[index].items():
+        for own in owns.values():
+            for sense, probability in own.items():
                 totals[sense] += probability
         others = len(indices) - 1
-        for index in indices:
-            own = distributions[index]
+        for index, own in owns.items():
             pulled[index] = {
                 sense: (1 - weight) * own.get(sense, 0.0)
                 + weight * (total - own.get(sense, 0.0)) / others

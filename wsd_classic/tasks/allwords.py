@@ -146,19 +146,24 @@ class TrainingData:
     def featurized_with(self, *extras: FeaturizedCorpus) -> FeaturizedCorpus:
         """SemCor's featurized instances with the instances of each lexelt in ``extras`` (the
         examples, the definitions) added to it."""
-        if not extras:
-            return self.featurized
-        extra: dict[str, list[Instance]] = defaultdict(list)
-        for corpus in extras:
-            for lexelt in corpus.sample.lexelts:
-                extra[lexelt.item].extend(lexelt.instances)
-        lexelts = [Lexelt(lexelt.item, [*lexelt.instances, *extra.get(lexelt.item, ())])
-                   for lexelt in self.featurized.sample.lexelts]
-        features = dict(self.featurized.features)
-        for corpus in extras:
-            features.update(corpus.features)
-        return FeaturizedCorpus(LexicalSample(lexelts, self.featurized.sample.source),
-                                features, self.featurized.featurizer)
+        return with_instances(self.featurized, *extras)
+
+
+def with_instances(base: FeaturizedCorpus, *extras: FeaturizedCorpus) -> FeaturizedCorpus:
+    """``base`` with the instances of each of its lexelts in ``extras`` added after its own."""
+    if not extras:
+        return base
+    extra: dict[str, list[Instance]] = defaultdict(list)
+    for corpus in extras:
+        for lexelt in corpus.sample.lexelts:
+            extra[lexelt.item].extend(lexelt.instances)
+    lexelts = [Lexelt(lexelt.item, [*lexelt.instances, *extra.get(lexelt.item, ())])
+               for lexelt in base.sample.lexelts]
+    features = dict(base.features)
+    for corpus in extras:
+        features.update(corpus.features)
+    return FeaturizedCorpus(LexicalSample(lexelts, base.sample.source), features,
+                            base.featurizer)
 
 
 def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_features: bool = True,
@@ -254,7 +259,7 @@ def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | 
         relatives = data.weighted_relatives(relatives_weight, [
             lexelt.item for lexelt in featurized.sample.lexelts
             if len(lexelt.instances) >= relatives_least])
-        featurized = data.featurized_with(*extras, relatives)
+        featurized = with_instances(featurized, relatives)
     trained = engine.train(name, featurized, task.name, jobs, progress,
                            {**task.system_params(name), **(params or {})}, task.kind)
     trained.info = {**data.info, "all_words_system": name,
@@ -348,7 +353,7 @@ class AllWordsTagger:
         decided = [self.decide(target, distributions.get(target.id))
                    for target in corpus.targets]
         pulled = discourse.pulled_together(
-            [dict(answer.senses) for answer in decided],
+            [answer.senses for answer in decided],
             [(corpus.sentences[target.sentence].document, target.lexelt)
              for target in corpus.targets], self.discourse_weight)
         return [answer if weights is None else self.decide(target, weights)
