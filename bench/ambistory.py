@@ -15,8 +15,16 @@ chose it and on homonyms shuffled into folds with other seeds (``ambistory.TRIAL
 group's column out of fold on the same folds each time, and the classifier's held-out area under
 the ROC curve. Dev and test are not read. Writes bench/results/ambistory_support.json.
 
+``--ceiling`` (after a run without it) measures what bounds the rater
+(``benchmarks.ambistory_ceiling``): the shares of the ratings' variance that the setup, the
+meaning, the ending and their interaction take, on train and dev; how well each of the saved
+rater's components follows the humans' (held out on train, the chosen folds; on dev); the dev
+figures of a rater told which meaning each ending supports and nothing else; and the saved
+rater's dev figures with the cuts that suit dev best (a bound on the integer step, fitted on
+dev: it chooses nothing). Writes bench/results/ambistory_ceiling.json.
+
     python bench/ambistory.py --models-dir DIR [--data-dir DIR] [--out-dir DIR] [--jobs N]
-                              [--support-trial]
+                              [--support-trial | --ceiling]
 """
 from __future__ import annotations
 
@@ -31,7 +39,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from wsd_classic import settings  # noqa: E402
-from wsd_classic.benchmarks import ambistory  # noqa: E402
+from wsd_classic.benchmarks import ambistory, ambistory_ceiling  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -42,12 +50,17 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path)
     parser.add_argument("--out-dir", type=Path, default=Path("/tmp/ambistory-results"))
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--support-trial", action="store_true")
+    analyses = parser.add_mutually_exclusive_group()
+    analyses.add_argument("--support-trial", action="store_true")
+    analyses.add_argument("--ceiling", action="store_true")
     args = parser.parse_args()
     started = time.perf_counter()
     models = settings.models_dir(args.models_dir)
     if args.support_trial:
         support_trial(args.data_dir, models, args.jobs, started)
+        return
+    if args.ceiling:
+        ceiling(args.data_dir, models, args.jobs, started)
         return
     report = ambistory.train_job(args.data_dir, models, args.out_dir, args.jobs)
     seconds = time.perf_counter() - started
@@ -82,6 +95,45 @@ def support_trial(data_dir, models: Path, jobs: int, started: float) -> None:
         {"params": params, "support_c": ambistory.SUPPORT_C, "trials": trials,
          "mean_key": mean, "seconds": round(seconds, 1)}, indent=2, sort_keys=True) + "\n")
     print(f"bench/results/ambistory_support.json written ({seconds:.0f}s)")
+
+
+def ceiling(data_dir, models: Path, jobs: int, started: float) -> None:
+    rater = ambistory.load_rater(models)
+    spaces = ambistory.load_spaces(ambistory.model_paths(models)[2])
+    splits = ambistory.load_splits(data_dir, models, spaces, jobs, ("train", "dev"))
+    train, dev = splits["train"], splits["dev"]
+    params = {name: value for name, value in rater.get_params().items()
+              if name not in ("groups", "cuts")}
+    predicted = {"train (held out)": ambistory.held_out_predictions(
+                     params, rater.groups, train, ambistory.homonym_folds(train.samples)),
+                 "dev": rater.predict(dev.matrix)}
+    dev_cuts = ambistory.fit_cuts(predicted["dev"], dev)
+    figures = {
+        "variance_shares": {name: ambistory_ceiling.variance_shares(split.samples)
+                            for name, split in splits.items()},
+        "rater_component_rho": {
+            name: ambistory_ceiling.component_agreement(split.samples, predicted[name])
+            for name, split in zip(predicted, (train, dev))},
+        "role_oracle_dev": ambistory_ceiling.role_oracle(train.samples, dev.samples),
+        "rater_dev": ambistory.score_split(dev, rater.predict_ratings(dev.matrix)).as_dict(),
+        "rater_dev_with_cuts_fitted_on_dev": {
+            "cuts": list(dev_cuts), **ambistory.score_split(dev, ambistory.as_integers(
+                predicted["dev"], "thresholds", None, dev_cuts)).as_dict()},
+        "seconds": round(time.perf_counter() - started, 1)}
+    for name, shares in figures["variance_shares"].items():
+        print(f"{name}: variance shares " + ", ".join(
+            f"{part} {share:.3f}" for part, share in shares["shares"].items())
+            + f" ({shares['setups']} complete setups)")
+    for name, agreement in figures["rater_component_rho"].items():
+        print(f"rater, {name}: rho per component " + ", ".join(
+            f"{part} {'n/a' if rho is None else f'{rho:.3f}'}" for part, rho in agreement.items()))
+    for label in ("role_oracle_dev", "rater_dev", "rater_dev_with_cuts_fitted_on_dev"):
+        print(f"{label}: rho {ambistory.rho_text(figures[label])} "
+              f"accuracy {figures[label]['accuracy']:.3f}")
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "ambistory_ceiling.json").write_text(
+        json.dumps(figures, indent=2, sort_keys=True) + "\n")
+    print(f"bench/results/ambistory_ceiling.json written ({figures['seconds']:.0f}s)")
 
 
 if __name__ == "__main__":

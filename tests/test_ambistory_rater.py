@@ -164,7 +164,7 @@ def test_cuts_fitted_on_held_out_values_beat_rounding_a_biased_rater():
     assert len(cuts) == 4 and list(cuts) == sorted(cuts)
 
     def figures(integers):
-        score = ambistory._score(split, integers)
+        score = ambistory.score_split(split, integers)
         return score.spearman + score.accuracy
 
     rounded = ambistory.as_integers(biased, "round", None)

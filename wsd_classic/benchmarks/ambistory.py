@@ -961,7 +961,7 @@ def _ratings(split: FeaturizedSplit) -> np.ndarray:
     return np.array([sample.average for sample in split.samples])
 
 
-def _score(split: FeaturizedSplit, integers: np.ndarray) -> AmbiStoryScore:
+def score_split(split: FeaturizedSplit, integers: np.ndarray) -> AmbiStoryScore:
     return score_ambistory({sample.id: int(value) for sample, value in
                             zip(split.samples, integers)},
                            {sample.id: sample.choices for sample in split.samples})
@@ -1054,11 +1054,11 @@ def choose(train: FeaturizedSplit, dev: FeaturizedSplit) -> tuple[dict, list[dic
             dev.matrix)
         for method in INTEGER_METHODS:
             cuts = fit_cuts(held_out, train) if method == "thresholds" else ()
-            cross_validated = _score(train, as_integers(held_out, method, shares, cuts))
+            cross_validated = score_split(train, as_integers(held_out, method, shares, cuts))
             params = {**candidate, "integers": method, **({"cuts": list(cuts)} if cuts else {})}
+            on_dev = score_split(dev, as_integers(values, method, shares, cuts))
             trials.append({"params": params, "cv": cross_validated.as_dict(),
-                           "dev": _score(dev, as_integers(values, method, shares, cuts)).as_dict(),
-                           "key": _selection_key(cross_validated)})
+                           "dev": on_dev.as_dict(), "key": _selection_key(cross_validated)})
     best = max(trials, key=lambda trial: trial["key"])
     return best["params"], trials
 
@@ -1084,7 +1084,7 @@ def _fit_score(params: dict, groups: tuple[str, ...], train: FeaturizedSplit,
                dev: FeaturizedSplit, folds: Sequence[tuple[np.ndarray, np.ndarray]]) -> dict:
     params = {**_integer_params(params, groups, train, folds), "groups": groups}
     rater = PlausibilityRater(**params).fit(train.matrix, _ratings(train))
-    return _score(dev, rater.predict_ratings(dev.matrix)).as_dict()
+    return score_split(dev, rater.predict_ratings(dev.matrix)).as_dict()
 
 
 # The partitions of train on which ``support_trial`` compares the rater with and without the
@@ -1117,7 +1117,7 @@ def support_trial(params: dict, train: FeaturizedSplit) -> list[dict]:
                               ("with support", (*RATER_GROUPS, "support"))):
             held_out = held_out_predictions(params, groups, split, folds)
             cuts = fit_cuts(held_out, split) if params.get("integers") == "thresholds" else ()
-            score = _score(split, as_integers(held_out, params["integers"], shares, cuts))
+            score = score_split(split, as_integers(held_out, params["integers"], shares, cuts))
             trial[label] = {**score.as_dict(), "key": _selection_key(score)}
         trials.append(trial)
     return trials
@@ -1131,7 +1131,7 @@ def by_ending(split: FeaturizedSplit, integers: np.ndarray) -> dict[str, dict]:
                   if bool(sample.ending) == wanted]
         part = FeaturizedSplit([split.samples[i] for i in chosen], split.matrix[chosen],
                                Counter(), [])
-        figures[label] = _score(part, integers[chosen]).as_dict()
+        figures[label] = score_split(part, integers[chosen]).as_dict()
     return figures
 
 
@@ -1237,7 +1237,7 @@ def _predict_and_write(splits: dict[str, FeaturizedSplit], rater: PlausibilityRa
                 for key, value in zip(ids, values)))
             if name == "dev":
                 predicted = {key: int(value) for key, value in zip(ids, integers)}
-                scores[name] = {**_score(split, integers).as_dict(),
+                scores[name] = {**score_split(split, integers).as_dict(),
                                 "ci95": score_intervals(predicted, {
                                     sample.id: sample.choices for sample in split.samples}),
                                 "by_ending": by_ending(split, integers)}
