@@ -63,47 +63,47 @@ def test_training_fixture_structure():
     sample = read_lexical_sample(FIXTURES / "lexsample_training.xml")
     assert [lexelt.item for lexelt in sample.lexelts] == ["art.n", "draw.v"]
     assert [instance.id for instance in sample.instances()] == [
-        "art.40001", "art.40002", "art.30003", "art.40004", "draw.073", "draw.105"]
+        "art.f01", "art.f02", "art.f03", "art.f04", "draw.f05", "draw.f06"]
     assert sample.lexelt("draw.v").instances[0].lexelt == "draw.v"
     assert sample.source.endswith("lexsample_training.xml")
 
 
 def test_training_fixture_answers_and_docsrc():
     instances = {i.id: i for i in read_lexical_sample(FIXTURES / "lexsample_training.xml").instances()}
-    assert instances["art.40002"].answers == ("art_gallery%1:06:00::", "P")
-    assert instances["art.30003"].answers == ("U",)
-    assert instances["art.40004"].answers == ("art%1:04:00::", "art%1:09:00::")
-    assert instances["art.40001"].docsrc == "fixture_doc_1"
-    assert instances["draw.105"].docsrc is None
+    assert instances["art.f02"].answers == ("art_gallery%1:06:00::", "P")
+    assert instances["art.f03"].answers == ("U",)
+    assert instances["art.f04"].answers == ("art%1:04:00::", "art%1:09:00::")
+    assert instances["art.f01"].docsrc == "fixture_doc_1"
+    assert instances["draw.f06"].docsrc is None
 
 
 def test_context_text_decodes_entities_and_restores_spaces_after_the_head():
     instances = {i.id: i for i in read_lexical_sample(FIXTURES / "lexsample_training.xml").instances()}
-    assert instances["art.40001"].text == (
-        "\u201cThey painted the hall in one night.\u201d\n"
-        " Ann Moss   Kite Studio is open on 020 555 0147.     \n"
-        "Art you can walk into \u2014 from Kite")
-    assert instances["art.40002"].text == (
-        "Tickets cost \u00a35 at the caf\u00e9 & bar.\n"
-        "Meet in front of the art gallery and Town Hall.")
-    assert instances["art.30003"].text == "It was an \u201cArt\u201d of its own."
-    assert instances["art.40004"].text == "The art's own logic (p. 171)."
-    assert instances["draw.105"].text == "The nets were drawn into the boat (9\u2033 \u00d7 6\u2033)."
+    assert instances["art.f01"].text == (
+        "\u201cWe hung the prints before noon.\u201d\n"
+        " Jo Reed   Lark Press opens at nine on Sundays.     \n"
+        "Art you can carry home \u2014 from Lark")
+    assert instances["art.f02"].text == (
+        "Entry costs \u00a33 at the caf\u00e9 & shop.\n"
+        "Wait by the art gallery near the bus stop.")
+    assert instances["art.f03"].text == "She called it an \u201cArt\u201d in itself."
+    assert instances["art.f04"].text == "The art's quiet rules (p. 42)."
+    assert instances["draw.f06"].text == "The ropes were drawn into the hut (4\u2033 \u00d7 2\u2033)."
 
 
 def test_head_and_satellite_spans():
     instances = {i.id: i for i in read_lexical_sample(FIXTURES / "lexsample_training.xml").instances()}
-    art = instances["art.40002"]
-    assert art.head == (56, 59) and art.head_text == "art"
+    art = instances["art.f02"]
+    assert art.head == (47, 50) and art.head_text == "art"
     assert art.sats == ()
-    draw = instances["draw.073"]
-    assert draw.text == "It also draws the line that others must cross ."
-    assert draw.head == (8, 13)
-    assert draw.sats == ((14, 17), (18, 22))
-    drawn_in = instances["draw.105"]
+    draw = instances["draw.f05"]
+    assert draw.text == "She firmly draws the line at rudeness ."
+    assert draw.head == (11, 16)
+    assert draw.sats == ((17, 20), (21, 25))
+    drawn_in = instances["draw.f06"]
     assert drawn_in.head_text == "drawn"
     assert [drawn_in.text[start:end] for start, end in drawn_in.sats] == ["in"]
-    assert drawn_in.sats == ((20, 22),)
+    assert drawn_in.sats == ((21, 23),)
 
 
 def test_test_fixture_has_no_answers_and_a_space_before_a_glued_bracket():
@@ -111,7 +111,7 @@ def test_test_fixture_has_no_answers_and_a_space_before_a_glued_bracket():
     assert len(sample) == 2
     assert all(instance.answers == () for instance in sample.instances())
     free = sample.lexelt("free.a").instances[0]
-    assert free.text == "Leaflets are available free (send sae) from the caf\u00e9."
+    assert free.text == "Maps are handed out free (ask at the desk) from the caf\u00e9."
     assert free.head_text == "free"
 
 
@@ -264,7 +264,6 @@ def test_real_instance_known_from_the_source(training):
     gallery = training.lexelt("art.n").instances[1]
     assert gallery.id == "art.40002" and gallery.docsrc == "bnc_A70_2636"
     assert gallery.answers == ("art_gallery%1:06:00::",)
-    assert "summer \u2014 in the piazza in front of the art gallery and Town Hall" in gallery.text
     assert gallery.text[gallery.head[0]:gallery.head[0] + 11] == "art gallery"
 
 
