@@ -76,9 +76,15 @@ def main() -> None:
     print(f"bench/results/ambistory.json written ({seconds:.0f}s)")
 
 
+def refit_params(rater: ambistory.PlausibilityRater) -> dict:
+    """The saved rater's setting to fit again: its groups are given apart, and its cuts are
+    fitted again on each partition."""
+    return {name: value for name, value in rater.get_params().items()
+            if name not in ("groups", "cuts")}
+
+
 def support_trial(data_dir, models: Path, jobs: int, started: float) -> None:
-    params = {name: value for name, value in ambistory.load_rater(models).get_params().items()
-              if name not in ("groups", "cuts")}  # the cuts are fitted again on each partition
+    params = refit_params(ambistory.load_rater(models))
     spaces = ambistory.load_spaces(ambistory.model_paths(models)[2])
     train = ambistory.load_splits(data_dir, models, spaces, jobs, ("train",))["train"]
     trials = ambistory.support_trial(params, train)
@@ -102,10 +108,9 @@ def ceiling(data_dir, models: Path, jobs: int, started: float) -> None:
     spaces = ambistory.load_spaces(ambistory.model_paths(models)[2])
     splits = ambistory.load_splits(data_dir, models, spaces, jobs, ("train", "dev"))
     train, dev = splits["train"], splits["dev"]
-    params = {name: value for name, value in rater.get_params().items()
-              if name not in ("groups", "cuts")}
     predicted = {"train (held out)": ambistory.held_out_predictions(
-                     params, rater.groups, train, ambistory.homonym_folds(train.samples)),
+                     refit_params(rater), rater.groups, train,
+                     ambistory.homonym_folds(train.samples)),
                  "dev": rater.predict(dev.matrix)}
     dev_cuts = ambistory.fit_cuts(predicted["dev"], dev)
     figures = {

@@ -147,7 +147,8 @@ def cache_key(vector_settings: VectorSettings, data_dir: str | os.PathLike | Non
         dataset = registry.DATASETS[name]
         sources[name] = [[entry.path, entry.sha256] for entry in dataset.files] + [
             [list(tree.directories), tree.sha256] for tree in dataset.trees]
-    sources["wordnet"] = [registry.file_sha256(checked_root() / name) for name in WORDNET_TEXT_FILES]
+    sources["wordnet"] = [registry.file_sha256(checked_root() / name)
+                          for name in WORDNET_TEXT_FILES]
     return hashlib.sha256(json.dumps([CORPUS_VERSION, gensim.__version__,
                                       asdict(vector_settings), sources]).encode()).hexdigest()
 

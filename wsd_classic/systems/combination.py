@@ -217,7 +217,8 @@ class Combination(SenseClassifier):
             if svm_held_out is not None:
                 held_out[test, :, 0] = svm_held_out[test]
         scored = np.arange(len(y) if folds is not None else 0)
-        self.models_ = {name: fitted[name] if name in fitted else self._fit_member(name, rows, y, weights)
+        self.models_ = {name: fitted[name] if name in fitted
+                        else self._fit_member(name, rows, y, weights)
                         for name, rows in member_rows.items()}
         allowed = candidates.allowed_mask(X, self.classes_, self.plain_senses_)
         return (held_out[scored], allowed[scored], np.searchsorted(self.classes_, y[scored]),

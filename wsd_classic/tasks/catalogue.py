@@ -19,7 +19,7 @@ from wsd_classic.corpora.sense_relatives import RelativesRule
 from wsd_classic.errors import WsdError
 from wsd_classic.features import word_vectors
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
-from wsd_classic.features.featurizer import ContextRule, Featurizer
+from wsd_classic.features.featurizer import VECTOR_GROUP, ContextRule, Featurizer
 
 # A task's kind fixes what a target is and its candidate senses: in a lexical sample, an
 # instance of a lexelt, choosing among the senses its training data shows (with SENSEVAL's
@@ -93,7 +93,7 @@ class Task:
         lacks are built meanwhile (``word_vectors.obtain_later``), while the corpora are read
         and analysed."""
         if self.embedding is None or not any(
-                "emb" in systems.get(name).feature_groups for name in names):
+                VECTOR_GROUP in systems.get(name).feature_groups for name in names):
             return functools.partial(Featurizer, self.context)
         vectors = word_vectors.obtain_later(self.embedding.vectors, data_dir)
         return lambda: Featurizer(self.context,
@@ -167,7 +167,8 @@ SENSEVAL2_LS = register(Task(
 # the emb, gloss and combo additions (bench/results/semcor.json), for 0.3 F1 on ALL.
 # combo's mixture defaults are pooled over all of SemCor's held-out member evidence, shrinkage 10
 # (bench/semcor.py --tune-combo-mixture: held out 74.35 % against 74.07 / 74.31 for shrinkage
-# 1 / inf and 74.21 for the SENSEVAL-2 defaults; tied with 74.31 / 74.30, semeval2007 64.2 breaks it).
+# 1 / inf and 74.21 for the SENSEVAL-2 defaults; tied with 74.31 / 74.30, semeval2007 64.2
+# breaks it).
 # One sense per discourse (bench/semcor.py --tune-discourse --folds 5): the svm's answers of one
 # lexelt in one document pulled together with weight 0.3 (held out, mean of the five sets of
 # files: 74.91 / 74.99 / 75.03 / 75.05 / 74.94 % for 0 / 0.1 / 0.2 / 0.3 / 0.4; 0.2 and 0.3
