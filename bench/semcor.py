@@ -18,7 +18,10 @@ writes bench/results/semcor_context.json. ``--tune-svm C=1,3,10`` does the same 
 svm's parameters, the others as registered (bench/results/semcor_svm_C.json); ``--folds 5``
 averages its held-out accuracy over the five disjoint sets of every 5th file.
 ``--tune-examples [svm|dlist]`` compares the system trained without and with WordNet's examples
-(bench/results/semcor_svm_examples.json); ``--tune-definitions [svm|dlist]`` without and with
+(bench/results/semcor_svm_examples.json); ``--tune-example-lexelts [svm|combo]`` with the
+examples of the lexelts training tags with two senses or more against those of every polysemous
+lexelt (bench/results/semcor_<system>_example_lexelts.json); ``--tune-definitions [svm|dlist]``
+without and with
 WordNet's definitions besides (bench/results/semcor_svm_definitions.json); ``--tune-relatives
 0,0.25,0.25:10`` per training weight of SemCor's instances of sense relatives and least number of
 a lexelt's own instances to get them, ``--relatives-cap`` their cap per sense
@@ -462,14 +465,15 @@ def tune_combo(args) -> dict:
 
 def lexelts_with_unseen_candidates(data: allwords.TrainingData) -> set[str]:
     """The lexelts some of whose candidates (their gloss blocks' senses) no training instance,
-    SemCor's or WordNet's examples', shows: where combo's ``unseen_senses`` changes anything."""
+    SemCor's or WordNet's examples', shows: where combo's ``unseen_senses`` changes anything
+    (not a lexelt they show with one sense: it is fitted without features)."""
     featurized = data.featurized_with(data.examples)
     unseen = set()
     for lexelt in featurized.sample.lexelts:
         seen = {sense for instance in lexelt.instances for sense in instance.answers}
         shown = {name[len(gloss.PREFIX):] for instance in lexelt.instances
                  for block in featurized.features[instance.id]["gloss"] for name in block.names}
-        if shown - seen:
+        if len(seen) > 1 and shown - seen:
             unseen.add(lexelt.item)
     return unseen
 
@@ -518,6 +522,72 @@ def tune_combo_unseen(args) -> dict:
                                  - figures["right"]["combo"]) / len(corpus.targets)
     return {**tuning_result("unseen_senses", stages, "combo"), "folds": 1,
             "parameters": settings["combo"], "wordnet_examples": len(data.examples.sample)}
+
+
+# Which lexelts learn from WordNet's examples, given each lexelt's training weight per sense.
+EXAMPLE_LEXELT_RULES = {
+    "tagged with two senses": lambda counts: {
+        item for item, senses in counts.items() if len(senses) >= 2},
+    "polysemous": lambda counts: allwords.polysemous(
+        {item: set(senses) for item, senses in counts.items()})}
+
+
+def with_examples_of(data: allwords.TrainingData, lexelts: set[str]) -> allwords.TrainingData:
+    """``data`` with WordNet's examples of ``lexelts`` only."""
+    examples = data.examples
+    return dataclasses.replace(data, examples=FeaturizedCorpus(
+        LexicalSample([lexelt for lexelt in examples.sample.lexelts if lexelt.item in lexelts],
+                      examples.sample.source), examples.features, examples.featurizer))
+
+
+def tune_example_lexelts(args) -> dict:
+    """Which lexelts learn from WordNet's examples: those the training files tag with two senses
+    or more (the rule before) or every polysemous one (``allwords.polysemous``: also those
+    tagged with one sense, which then learn WordNet's others). Per stage (each of ``--folds``
+    sets of held-out SemCor files, each rule applied to the other files; the development set,
+    the rules applied to all of SemCor), the right answers of each rule on every target and on
+    the targets where the rules differ, and the targets only one rule gets right."""
+    name = args.tune_example_lexelts
+    development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)[0]
+    data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
+                                     featurizer=TASK.featurizer([name], args.data_dir),
+                                     jobs=args.jobs)
+    rules = EXAMPLE_LEXELT_RULES
+    stages = {}
+    training_sets = [(f"held_out_semcor_{fold}", *held_out_split(data, fold))
+                     for fold in range(args.folds)]
+    development_corpus = read_raganato_corpus(development.data)
+    gold = read_raganato_key(development.gold)
+    for stage, training, testing in [*training_sets,
+                                     ("development", data, development_corpus.targets)]:
+        corpus = (development_corpus if stage == "development" else
+                  AllWordsCorpus(data.corpus.source, data.corpus.sentences, testing))
+        keys = gold if stage == "development" else {target.id: target.keys for target in testing}
+        counts = sense_counts(training.featurized.sample)
+        chosen = {label: rule(counts) for label, rule in rules.items()}
+        differing = {target.id for target in testing
+                     if target.lexelt in chosen["polysemous"] - chosen["tagged with two senses"]}
+        figures = stages[stage] = {"targets": len(testing), "targets_where_rules_differ":
+                                   len(differing), "right": {}, "right_where_rules_differ": {}}
+        right = {}
+        for label, lexelts in chosen.items():
+            trained = allwords.train_system(name, with_examples_of(training, lexelts), args.jobs)
+            tagged = allwords.AllWordsTagger(trained, systems.get(name).back_off,
+                                             TASK.discourse_weights.get(name, 0.0)).tag(
+                corpus, args.jobs)
+            right[label] = {answer.instance_id for answer in tagged
+                            if answer.key in keys[answer.instance_id]}
+            figures["right"][label] = len(right[label])
+            figures["right_where_rules_differ"][label] = len(right[label] & differing)
+            print(f"{stage} {label}: {figures}", file=sys.stderr, flush=True)
+        figures["only_right"] = {label: len(right[label] - right[other]) for label, other in
+                                 zip(rules, reversed(rules))}
+    held_out = [stages[stage] for stage, *_ in training_sets]
+    return {**tuning_result("example_lexelts", stages, name), "folds": args.folds,
+            "held_out_semcor_accuracy": {
+                label: sum(stage["right"][label] for stage in held_out)
+                / sum(stage["targets"] for stage in held_out) for label in rules},
+            "parameters": TASK.system_params(name)}
 
 
 def sense_counts(sample: LexicalSample) -> dict[str, Counter]:
@@ -760,6 +830,11 @@ def main() -> int:
                         metavar="SYSTEM",
                         help="instead: the held-out and development scores of SYSTEM (default "
                              "svm) without and with WordNet's examples in training")
+    parser.add_argument("--tune-example-lexelts", nargs="?", const="svm",
+                        choices=("svm", "combo"), metavar="SYSTEM",
+                        help="instead: the held-out and development scores of SYSTEM (default "
+                             "svm) with WordNet's examples for the lexelts training tags with "
+                             "two senses or more and for every polysemous lexelt")
     parser.add_argument("--tune-definitions", nargs="?", const="svm", choices=("svm", "dlist"),
                         metavar="SYSTEM",
                         help="instead: the held-out and development scores of SYSTEM (default "
@@ -797,9 +872,10 @@ def main() -> int:
     parser.add_argument("--discourse-system", default="svm", choices=("svm", "dlist", "combo"))
     parser.add_argument("--folds", type=int, default=1, choices=range(1, HELD_OUT_EVERY + 1),
                         metavar=f"1..{HELD_OUT_EVERY}",
-                        help="with --tune-svm, --tune-examples, --tune-definitions, "
-                             "--tune-relatives or --tune-discourse: average held-out accuracy "
-                             "over this many disjoint sets of held-out files (default 1)")
+                        help="with --tune-svm, --tune-examples, --tune-example-lexelts, "
+                             "--tune-definitions, --tune-relatives or --tune-discourse: average "
+                             "held-out accuracy over this many disjoint sets of held-out "
+                             "files (default 1)")
     parser.add_argument("--out", type=Path,
                         help="the benchmark's results file (default bench/results/semcor.json)")
     parser.add_argument("--mfs-back-offs", action="store_true",
@@ -811,6 +887,8 @@ def main() -> int:
                 f"semcor_svm_{args.tune_svm.partition('=')[0]}.json" if args.tune_svm else None),
                (args.tune_examples, tune_examples,
                 f"semcor_{args.tune_examples}_examples.json"),
+               (args.tune_example_lexelts, tune_example_lexelts,
+                f"semcor_{args.tune_example_lexelts}_example_lexelts.json"),
                (args.tune_definitions, tune_definitions,
                 f"semcor_{args.tune_definitions}_definitions.json"),
                (args.tune_relatives, tune_relatives, "semcor_relatives.json"),

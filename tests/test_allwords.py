@@ -42,7 +42,7 @@ def models_root(tmp_path_factory):
         report = allwords.train_semcor(SEMCOR, [*SEMCOR_TASK.systems, *SEMCOR_TASK.on_request],
                                        root)
     assert "wn1: nothing to train" in report
-    assert "WordNet 3.0 examples of those lexelts' senses: " in report
+    assert "WordNet 3.0 examples of the polysemous lexelts' senses: " in report
     assert "training instances for svm, combo\n" in report
     return root
 
@@ -159,7 +159,11 @@ def test_trained_models_cover_every_semcor_lexelt(models_root):
     assert svm.kind == catalogue.ALL_WORDS
     assert svm.info["all_words_system"] == "svm"
     assert {"bank.n", "jury.n", "take_place.v", "walk.v"} <= set(svm.models)
-    assert svm.models["jury.n"].vocabulary_ == {}  # one sense: nothing to learn from features
+    assert svm.models["river.n"].vocabulary_ == {}  # one sense: nothing to learn from features
+    # SemCor tags jury.n with one of its two senses: dlist, without WordNet's examples, too
+    dlist = modelstore.load(models_root, SEMCOR_TASK.name, "dlist")
+    assert list(dlist.models["jury.n"].classes_) == ["jury%1:14:00::"]
+    assert dlist.models["jury.n"].vocabulary_ == {}  # its features are not kept either
     mfs = modelstore.load(models_root, SEMCOR_TASK.name, "mfs")
     assert mfs.info["all_words_system"] == "mfs"
     assert list(mfs.models["bank.n"].classes_) == sorted([RIVER, MONEY])
@@ -274,10 +278,17 @@ def test_svm_trains_on_wordnet_examples_and_the_others_do_not(models_root):
     assert svm.info["wordnet_examples"] == len(data.examples.sample) > 0
     # senses SemCor never tagged get their examples as training instances
     assert {RIVER, MONEY, "bank%1:04:00::"} <= set(svm.models["bank.n"].classes_)
+    # SemCor tags interest.n with one sense; WordNet's examples give it others
+    interest = set(svm.models["interest.n"].classes_)
+    assert {"interest%1:21:00::", "interest%1:07:01::", "interest%1:09:00::"} <= interest
+    assert data.info["multi_sense_lexelts"] < data.info["polysemous_lexelts"]
+    # a monosemous lexelt learns nothing from examples
+    assert list(svm.models["river.n"].classes_) == ["river%1:17:00::"]
     for name in ("mfs", "dlist"):
         trained = modelstore.load(models_root, SEMCOR_TASK.name, name)
         assert trained.info["wordnet_examples"] == 0
         assert len(trained.models["bank.n"].classes_) == 2
+        assert list(trained.models["interest.n"].classes_) == ["interest%1:21:00::"]
     without = allwords.prepare_training(SEMCOR, with_features=False)
     assert without.examples is None
     with pytest.raises(WsdError, match="svm trains on WordNet's examples"):

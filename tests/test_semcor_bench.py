@@ -95,3 +95,17 @@ def test_sense_counts_split_an_instances_weight_over_its_distinct_tags():
     sample = LexicalSample([Lexelt("bank.n", [instance(1, "river"), instance(2, "river", "money"),
                                               instance(3, "money", "money")])], "test")
     assert semcor.sense_counts(sample) == {"bank.n": {"river": 1.5, "money": 1.5}}
+
+
+def test_example_lexelt_rules_differ_where_training_tags_one_sense_of_a_polysemous_word(data):
+    counts = semcor.sense_counts(data.featurized.sample)
+    tagged, polysemous = (rule(counts) for rule in semcor.EXAMPLE_LEXELT_RULES.values())
+    assert "bank.n" in tagged and tagged < polysemous
+    assert {"interest.n", "water.n", "flood.v"} <= polysemous - tagged
+    assert "river.n" not in polysemous  # one WordNet sense
+    trained = {label: allwords.train_system("svm", semcor.with_examples_of(data, lexelts))
+               for label, lexelts in (("tagged", tagged), ("polysemous", polysemous))}
+    assert list(trained["tagged"].models["interest.n"].classes_) == ["interest%1:21:00::"]
+    assert len(trained["polysemous"].models["interest.n"].classes_) > 1
+    assert set(trained["tagged"].models["bank.n"].classes_) == set(
+        trained["polysemous"].models["bank.n"].classes_)

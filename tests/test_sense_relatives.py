@@ -84,15 +84,16 @@ def test_an_instances_weight_scales_its_training_rows():
 
 def test_relatives_give_a_one_sense_lexelt_a_classifier_at_their_weight(data):
     assert len(data.relatives.sample) == 3
-    # car's own SemCor targets are featurized, since the relatives give it a second sense
+    # car's own SemCor targets are featurized (WordNet gives it five senses); WordNet's examples
+    # are left out here, so only the relatives give it a second sense
     car = data.featurized.sample.lexelt("car.n")
     assert all(data.featurized.features[instance.id]["bow"] for instance in car.instances)
-    trained = allwords.train_system("svm", data, relatives_weight=0.5)
+    trained = allwords.train_system("svm", data, relatives_weight=0.5, wordnet_examples=False)
     model = trained.models["car.n"]
     assert model.classes_.tolist() == [AUTO, RAILWAY]
     assert model.prior_.tolist() == pytest.approx([1.5 / 3.5, 2 / 3.5])
     assert (trained.info["sense_relatives"], trained.info["sense_relatives_weight"]) == (3, 0.5)
-    without = allwords.train_system("svm", data, relatives_weight=0)
+    without = allwords.train_system("svm", data, relatives_weight=0, wordnet_examples=False)
     assert without.models["car.n"].classes_.tolist() == [RAILWAY]
     assert without.info["sense_relatives"] == 0
 
@@ -112,8 +113,9 @@ def test_held_out_files_relatives_stay_out_of_training(data):
 
 
 def test_relatives_go_only_to_lexelts_with_enough_instances_of_their_own(data):
-    # car has 2 SemCor instances (no WordNet examples: SemCor shows it one sense)
+    # car has 2 SemCor instances (WordNet's examples left out)
     for least, classes in ((2, [AUTO, RAILWAY]), (3, [RAILWAY])):
-        trained = allwords.train_system("svm", data, relatives_weight=0.5, relatives_least=least)
+        trained = allwords.train_system("svm", data, relatives_weight=0.5, relatives_least=least,
+                                        wordnet_examples=False)
         assert trained.models["car.n"].classes_.tolist() == classes
         assert trained.info["sense_relatives"] == (3 if least == 2 else 0)

@@ -68,12 +68,17 @@ def training_rows(corpus: FeaturizedCorpus, instances: Sequence[Instance], group
 
 
 def lexelt_rows(corpus: FeaturizedCorpus, groups: Sequence[str]) -> list[tuple]:
-    """``(item, X, y, weights)`` of every lexelt of ``corpus`` that has annotated instances."""
+    """``(item, X, y, weights)`` of every lexelt of ``corpus`` that has annotated instances; a
+    lexelt they show with one sense only gets empty rows: its estimator has nothing to learn
+    from features, and its model need not keep their names."""
     rows = []
     for lexelt in corpus.sample.lexelts:
         annotated = [instance for instance in lexelt.instances if instance.answers]
         if annotated:
-            rows.append((lexelt.item, *training_rows(corpus, annotated, groups)))
+            X, y, weights = training_rows(corpus, annotated, groups)
+            if len(set(y)) == 1:
+                X = [[] for _ in X]
+            rows.append((lexelt.item, X, y, weights))
     return rows
 
 
