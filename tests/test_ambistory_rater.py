@@ -90,9 +90,9 @@ def test_partners_and_siblings():
     assert not set(ambistory.FEATURE_GROUPS["siblings"]) & set(ambistory.FEATURE_GROUPS["wordnet"])
 
 
-# The example: no word of this ending is in either meaning's gloss.
-SLEEPERS = ("They began to run along the abandoned railway line, hopping from wooden sleeper "
-            "to sleeper.")
+# An ending written for the tests, in the manner of the dataset's: no word of it is in either
+# meaning's gloss.
+SLEEPERS = "The children followed the old railway, stepping from one wooden sleeper to the next."
 
 
 def test_wu_palmer_counts_the_depth_of_the_deepest_common_ancestor():
