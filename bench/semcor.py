@@ -525,11 +525,8 @@ def tune_combo_unseen(args) -> dict:
 
 
 # Which lexelts learn from WordNet's examples, given each lexelt's training weight per sense.
-EXAMPLE_LEXELT_RULES = {
-    "tagged with two senses": lambda counts: {
-        item for item, senses in counts.items() if len(senses) >= 2},
-    "polysemous": lambda counts: allwords.polysemous(
-        {item: set(senses) for item, senses in counts.items()})}
+EXAMPLE_LEXELT_RULES = {"tagged with two senses": allwords.tagged_with_several,
+                        "polysemous": allwords.polysemous}
 
 
 def with_examples_of(data: allwords.TrainingData, lexelts: set[str]) -> allwords.TrainingData:
@@ -553,16 +550,20 @@ def tune_example_lexelts(args) -> dict:
                                      featurizer=TASK.featurizer([name], args.data_dir),
                                      jobs=args.jobs)
     rules = EXAMPLE_LEXELT_RULES
+
+    def stages_to_score():
+        """``(stage, training data, corpus scored, gold keys by target id)``, one at a time."""
+        for fold in range(args.folds):
+            subset, testing = held_out_split(data, fold)
+            yield (f"held_out_semcor_{fold}", subset,
+                   AllWordsCorpus(data.corpus.source, data.corpus.sentences, testing),
+                   {target.id: target.keys for target in testing})
+        yield ("development", data, read_raganato_corpus(development.data),
+               read_raganato_key(development.gold))
+
     stages = {}
-    training_sets = [(f"held_out_semcor_{fold}", *held_out_split(data, fold))
-                     for fold in range(args.folds)]
-    development_corpus = read_raganato_corpus(development.data)
-    gold = read_raganato_key(development.gold)
-    for stage, training, testing in [*training_sets,
-                                     ("development", data, development_corpus.targets)]:
-        corpus = (development_corpus if stage == "development" else
-                  AllWordsCorpus(data.corpus.source, data.corpus.sentences, testing))
-        keys = gold if stage == "development" else {target.id: target.keys for target in testing}
+    for stage, training, corpus, keys in stages_to_score():
+        testing = corpus.targets
         counts = sense_counts(training.featurized.sample)
         chosen = {label: rule(counts) for label, rule in rules.items()}
         differing = {target.id for target in testing
@@ -582,7 +583,7 @@ def tune_example_lexelts(args) -> dict:
             print(f"{stage} {label}: {figures}", file=sys.stderr, flush=True)
         figures["only_right"] = {label: len(right[label] - right[other]) for label, other in
                                  zip(rules, reversed(rules))}
-    held_out = [stages[stage] for stage, *_ in training_sets]
+    held_out = [figures for stage, figures in stages.items() if stage != "development"]
     return {**tuning_result("example_lexelts", stages, name), "folds": args.folds,
             "held_out_semcor_accuracy": {
                 label: sum(stage["right"][label] for stage in held_out)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -168,14 +168,20 @@ def with_instances(base: FeaturizedCorpus, *extras: FeaturizedCorpus) -> Featuri
                             base.featurizer)
 
 
-def polysemous(senses: dict[str, set[str]]) -> set[str]:
-    """The lexelts of ``senses`` (``lemma.pos``: the keys training tags them with) that have two
-    senses or more in WordNet 3.0 or in training. A lexelt training tags with one sense still
-    learns WordNet's others from their examples: on every set of held-out SemCor files its
-    targets get more right answers so than with that sense alone (``bench/semcor.py
-    --tune-example-lexelts``: 277 targets right so only, against 92)."""
-    return {lexelt for lexelt, keys in senses.items()
-            if len(keys) >= 2 or len(wordnet_senses(*lexelt.rsplit(".", 1))) >= 2}
+def tagged_with_several(senses: Mapping[str, Collection[str]]) -> set[str]:
+    """The lexelts of ``senses`` (``lemma.pos``: the senses training tags them with) that
+    training tags with two senses or more."""
+    return {lexelt for lexelt, keys in senses.items() if len(keys) >= 2}
+
+
+def polysemous(senses: Mapping[str, Collection[str]]) -> set[str]:
+    """The lexelts of ``senses`` (as ``tagged_with_several``'s) that have two senses or more in
+    WordNet 3.0 or in training. A lexelt training tags with one sense still learns WordNet's
+    others from their examples: on every set of held-out SemCor files its targets get more
+    right answers so than with that sense alone (``bench/semcor.py --tune-example-lexelts``:
+    277 targets right so only, against 92)."""
+    return tagged_with_several(senses) | {
+        lexelt for lexelt in senses if len(wordnet_senses(*lexelt.rsplit(".", 1))) >= 2}
 
 
 def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_features: bool = True,
@@ -197,9 +203,10 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
     senses: dict[str, set[str]] = defaultdict(set)
     for target in corpus.targets:
         senses[target.lexelt].update(target.keys)
-    multi_sense = {lexelt for lexelt, keys in senses.items() if len(keys) >= 2}
-    featured = polysemous(senses)
-    with_wordnet_texts = set(featured)
+    multi_sense, polysemous_lexelts = tagged_with_several(senses), polysemous(senses)
+    # Only these can learn a second sense; the engine fits the others without features.
+    learning = polysemous_lexelts if with_examples or with_definitions else multi_sense
+    featured = set(learning)
     relatives = None
     if with_features and relatives_cap > 0:
         relatives = read_sense_relatives(corpus, senses, relatives_cap)
@@ -214,7 +221,7 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
         for name, wanted, read in (("examples", with_examples, read_wordnet_examples),
                                    ("definitions", with_definitions, read_wordnet_definitions)):
             if wanted:
-                extra = read(with_wordnet_texts)
+                extra = read(learning)
                 extras[name] = (extra, sentences.analyse(extra, jobs, progress,
                                                          f"spaCy (WordNet {name})"))
     if not isinstance(featurizer, Featurizer):
@@ -234,7 +241,7 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
                 Path(semcor_root), tuple(f"{part}/tagfiles" for part in parts)),
             "targets": len(corpus.targets), "lexelts": len(senses),
             "multi_sense_lexelts": len(multi_sense),
-            "polysemous_lexelts": len(with_wordnet_texts), "unknown_keys": corpus.unknown_keys,
+            "polysemous_lexelts": len(polysemous_lexelts), "unknown_keys": corpus.unknown_keys,
             **({"relatives_cap": relatives_cap} if relatives is not None else {})}
     return TrainingData(corpus, featurized, info, **featurized_extras)
 
