@@ -15,7 +15,8 @@ Writes bench/results/semcor.json.
 for svm: its accuracy on held-out SemCor files (every 5th file, trained on the others) and its F1
 on the development set semeval2007 (trained on all of SemCor); the test sets are never read. It
 writes bench/results/semcor_context.json. ``--tune-svm C=1,3,10`` does the same for one of the
-svm's parameters, the others as registered (bench/results/semcor_svm_C.json); ``--folds 5``
+svm's parameters, the others as registered (bench/results/semcor_svm_C.json), or with
+``--svm-system combo`` for combo's svm member (semcor_combo_svm_C.json); ``--folds 5``
 averages its held-out accuracy over the five disjoint sets of every 5th file.
 ``--tune-examples [svm|dlist]`` compares the system trained without and with WordNet's examples
 (bench/results/semcor_svm_examples.json); ``--tune-example-lexelts [svm|combo]`` with the
@@ -39,7 +40,8 @@ where svm answers its training sense distribution, the right answers of that dis
 and without WordNet's examples counted (bench/results/semcor_svm_prior.json).
 ``--tune-discourse 0,0.1,0.2`` does it for the weight of one sense per discourse of
 ``--discourse-system`` (default svm): trained once per training set, its distributions pulled
-together at every weight (bench/results/semcor_<system>_discourse.json).
+together at every weight, overall and per part of speech, and the rule that gives each part of
+speech its best weight scored too (bench/results/semcor_<system>_discourse.json).
 ``--tune-combo-mixture 1,10,inf`` compares combo's registered mixture defaults (fitted on SENSEVAL-2) with defaults pooled over SemCor's
 held-out evidence, per shrinkage: the members are stacked once per training set and only the
 combiner refitted (bench/results/semcor_combo_mixture.json).
@@ -273,12 +275,24 @@ def tune_embeddings(args) -> dict:
 
 
 def tune_svm(args) -> dict:
-    """svm's held-out SemCor accuracy and development F1 for each value of one parameter."""
+    """``--svm-system``'s held-out SemCor accuracy and development F1 for each value of one of
+    the svm's parameters (combo: of its svm member's)."""
     parameter, values = parse_parameter_values(args.tune_svm)
-    return compare_settings(args, "svm", parameter, {
+    return compare_settings(args, args.svm_system, parameter, {
         f"{value:g}" if isinstance(value, float) else str(value).lower():
-            {"params": {**TASK.system_params("svm"), parameter: value}}
+            {"params": with_svm_param(args.svm_system, parameter, value)}
         for value in values})
+
+
+def with_svm_param(name: str, parameter: str, value) -> dict:
+    """System ``name``'s task parameters with its svm's (combo: its svm member's) ``parameter``
+    set to ``value``."""
+    registered = TASK.system_params(name)
+    if name == "svm":
+        return {**registered, parameter: value}
+    members = registered.get("member_params", {})
+    return {**registered, "member_params": {
+        **members, "svm": {**members.get("svm", {}), parameter: value}}}
 
 
 # The scale each real-valued group's blocks are made with today (emb: the task's rule).
@@ -413,42 +427,80 @@ def compare_systems(args, setting: str, settings: dict[str, tuple[str, dict]]):
 
 def tune_discourse(args) -> dict:
     """``--discourse-system``'s held-out SemCor accuracy (over ``--folds`` sets of files) and
-    development F1 per discourse weight: the system is trained once per training set and its
-    distributions pulled together within each document at every weight."""
+    development F1 per discourse weight, overall and per part of speech: the system is trained
+    once per training set and its distributions pulled together within each document at every
+    weight. The pull never crosses parts of speech (a lexelt has one), so the best weight of
+    each part of speech is chosen from the same run, and scored as a rule of its own."""
     name = args.discourse_system
-    weights = [float(value) for value in args.tune_discourse.split(",")]
+    weights = [f"{float(value):g}" for value in args.tune_discourse.split(",")]
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
                                      featurizer=TASK.featurizer([name], args.data_dir),
                                      jobs=args.jobs)
 
-    def right_shares(trained, corpus: AllWordsCorpus, gold: dict[str, tuple[str, ...]]):
+    def right_counts(trained, corpus: AllWordsCorpus,
+                     gold: dict[str, tuple[str, ...]]) -> dict[str, Counter]:
+        """Per weight, the right answers per part of speech; under ``""``, the targets."""
         tagger = allwords.AllWordsTagger(trained, systems.get(name).back_off)
         distributions = tagger.distributions(corpus, args.jobs)
-        shares = {}
+        counts = {"": Counter(target.pos for target in corpus.targets)}
         for weight in weights:
-            tagger.discourse_weight = weight
+            tagger.discourse_weight = float(weight)
             answers = tagger.answers(corpus, distributions)
-            shares[f"{weight:g}"] = sum(answer.key in gold[answer.instance_id]
-                                        for answer in answers) / len(answers)
-        print(f"discourse {name}: {shares}", file=sys.stderr)
-        return shares
+            counts[weight] = Counter(target.pos for answer, target in zip(answers, corpus.targets)
+                                     if answer.key in gold[answer.instance_id])
+        print(f"discourse {name}: " + ", ".join(
+            f"{weight} {share(counts[weight], counts[''])}" for weight in weights), file=sys.stderr)
+        return counts
 
     by_fold = []
     for fold in range(args.folds):
         subset, testing = held_out_split(data, fold)
-        by_fold.append(right_shares(
+        by_fold.append(right_counts(
             allwords.train_system(name, subset, args.jobs),
             AllWordsCorpus(data.corpus.source, data.corpus.sentences, testing),
             {target.id: target.keys for target in testing}))
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)[0]
-    development_shares = right_shares(allwords.train_system(name, data, args.jobs),
+    development_counts = right_counts(allwords.train_system(name, data, args.jobs),
                                       read_raganato_corpus(development.data),
                                       read_raganato_key(development.gold))
-    return {**tuning_result("discourse_weight", {
-        label: {"held_out_semcor_accuracy": sum(fold[label] for fold in by_fold) / len(by_fold),
-                "held_out_semcor_accuracy_by_fold": [fold[label] for fold in by_fold],
-                "development_f1": development_shares[label]}
-        for label in development_shares}, name), "folds": args.folds}
+    results = discourse_results(by_fold, development_counts, weights)
+    return {**tuning_result("discourse_weight", results, name), "folds": args.folds,
+            "held_out_targets_by_pos": sum((fold[""] for fold in by_fold), Counter())}
+
+
+def share(right: Counter, targets: Counter) -> float:
+    return sum(right.values()) / sum(targets.values())
+
+
+def discourse_results(by_fold: list[dict[str, Counter]], development: dict[str, Counter],
+                      weights: list[str]) -> dict[str, dict]:
+    """From right answers per part of speech per weight (``--tune-discourse``'s counts, the
+    targets under ``""``) on each set of held-out files and on the development set: each
+    weight's accuracies, and those of the rule that gives each part of speech the weight best
+    for it on the held-out files."""
+    parts = sorted(set().union(*(fold[""] for fold in by_fold)))
+    results = {weight: {
+        "held_out_semcor_accuracy": sum(share(fold[weight], fold[""]) for fold in by_fold)
+        / len(by_fold),
+        "held_out_semcor_accuracy_by_fold": [share(fold[weight], fold[""]) for fold in by_fold],
+        "held_out_semcor_accuracy_by_pos": {
+            pos: sum(fold[weight][pos] for fold in by_fold)
+            / sum(fold[""][pos] for fold in by_fold) for pos in parts},
+        "development_f1": share(development[weight], development[""])}
+        for weight in weights}
+    chosen = {pos: max(weights, key=lambda weight: results[weight]
+                       ["held_out_semcor_accuracy_by_pos"][pos]) for pos in parts}
+
+    def mixed(counts: dict[str, Counter]) -> Counter:
+        return Counter({pos: counts[weight][pos] for pos, weight in chosen.items()})
+
+    by_fold_mixed = [share(mixed(fold), fold[""]) for fold in by_fold]
+    results["best weight per part of speech"] = {
+        "weights": {pos: float(weight) for pos, weight in chosen.items()},
+        "held_out_semcor_accuracy": sum(by_fold_mixed) / len(by_fold_mixed),
+        "held_out_semcor_accuracy_by_fold": by_fold_mixed,
+        "development_f1": share(mixed(development), development[""])}
+    return results
 
 
 def tune_combo(args) -> dict:
@@ -827,6 +879,9 @@ def main() -> int:
     parser.add_argument("--tune-svm", metavar="PARAMETER=VALUES",
                         help="instead: svm's held-out and development scores per value of one "
                              "parameter, e.g. C=1,3,10")
+    parser.add_argument("--svm-system", default="svm", choices=("svm", "combo"),
+                        help="with --tune-svm: the system whose svm is tuned (combo: its svm "
+                             "member)")
     parser.add_argument("--tune-examples", nargs="?", const="svm", choices=("svm", "dlist"),
                         metavar="SYSTEM",
                         help="instead: the held-out and development scores of SYSTEM (default "
@@ -885,7 +940,8 @@ def main() -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     studies = [(args.tune_context, tune_context, "semcor_context.json"),
                (args.tune_svm, tune_svm,
-                f"semcor_svm_{args.tune_svm.partition('=')[0]}.json" if args.tune_svm else None),
+                f"semcor_{'' if args.svm_system == 'svm' else 'combo_'}svm_"
+                f"{args.tune_svm.partition('=')[0]}.json" if args.tune_svm else None),
                (args.tune_examples, tune_examples,
                 f"semcor_{args.tune_examples}_examples.json"),
                (args.tune_example_lexelts, tune_example_lexelts,

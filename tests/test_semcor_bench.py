@@ -3,6 +3,7 @@ and refitting only the combiner must give the combo that training fits with thos
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -109,3 +110,28 @@ def test_example_lexelt_rules_differ_where_training_tags_one_sense_of_a_polysemo
     assert len(trained["polysemous"].models["interest.n"].classes_) > 1
     assert set(trained["tagged"].models["bank.n"].classes_) == set(
         trained["polysemous"].models["bank.n"].classes_)
+
+
+def test_discourse_results_give_each_part_of_speech_its_best_held_out_weight():
+    targets = Counter(n=10, v=10)
+    folds = [{"": targets, "0": Counter(n=5, v=8), "0.3": Counter(n=8, v=6)},
+             {"": targets, "0": Counter(n=6, v=7), "0.3": Counter(n=7, v=7)}]
+    development = {"": Counter(n=4, v=4), "0": Counter(n=1, v=3), "0.3": Counter(n=3, v=1)}
+    results = semcor.discourse_results(folds, development, ["0", "0.3"])
+    assert results["0"]["held_out_semcor_accuracy_by_pos"] == {"n": 0.55, "v": 0.75}
+    assert results["0.3"]["held_out_semcor_accuracy_by_fold"] == [0.7, 0.7]
+    per_pos = results["best weight per part of speech"]
+    assert per_pos["weights"] == {"n": 0.3, "v": 0.0}
+    assert per_pos["held_out_semcor_accuracy_by_fold"] == [0.8, 0.7]
+    assert per_pos["development_f1"] == 0.75
+
+
+def test_an_svm_parameter_reaches_the_svm_or_combos_svm_member_only():
+    svm = semcor.with_svm_param("svm", "C", 0.5)
+    assert svm == {**semcor.TASK.system_params("svm"), "C": 0.5}
+    combo = semcor.with_svm_param("combo", "C", 0.5)
+    registered = semcor.TASK.system_params("combo")
+    assert combo["member_params"]["svm"] == {**registered["member_params"]["svm"], "C": 0.5}
+    assert {key: value for key, value in combo.items() if key != "member_params"} == {
+        key: value for key, value in registered.items() if key != "member_params"}
+    assert semcor.TASK.system_params("combo") == registered  # the registered ones untouched
