@@ -1,5 +1,7 @@
-"""``bench/semcor.py --tune-combo-mixture`` on the miniature SemCor: stacking combo's members once
-and refitting only the combiner must give the combo that training fits with those parameters."""
+"""``bench/semcor.py``'s studies: ``--tune-combo-mixture`` on the miniature SemCor (stacking
+combo's members once and refitting only the combiner must give the combo that training fits with
+those parameters), the rescaled groups, the example-lexelt rules, the discourse study's counts
+per part of speech and the svm parameter ``--tune-svm`` sets."""
 from __future__ import annotations
 
 import sys
