@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+from collections.abc import Callable
 import copy
 import dataclasses
 import json
@@ -479,27 +480,26 @@ def discourse_results(by_fold: list[dict[str, Counter]], development: dict[str, 
     weight's accuracies, and those of the rule that gives each part of speech the weight best
     for it on the held-out files."""
     parts = sorted(set().union(*(fold[""] for fold in by_fold)))
-    results = {weight: {
-        "held_out_semcor_accuracy": sum(share(fold[weight], fold[""]) for fold in by_fold)
-        / len(by_fold),
-        "held_out_semcor_accuracy_by_fold": [share(fold[weight], fold[""]) for fold in by_fold],
-        "held_out_semcor_accuracy_by_pos": {
-            pos: sum(fold[weight][pos] for fold in by_fold)
-            / sum(fold[""][pos] for fold in by_fold) for pos in parts},
-        "development_f1": share(development[weight], development[""])}
-        for weight in weights}
+
+    def scores(right: Callable[[dict[str, Counter]], Counter]) -> dict:
+        """Held-out and development accuracy of the answers whose right ones ``right`` picks
+        out of a set of files' counts."""
+        by_fold_shares = [share(right(fold), fold[""]) for fold in by_fold]
+        return {"held_out_semcor_accuracy": sum(by_fold_shares) / len(by_fold_shares),
+                "held_out_semcor_accuracy_by_fold": by_fold_shares,
+                "development_f1": share(right(development), development[""])}
+
+    results = {weight: {**scores(lambda counts, weight=weight: counts[weight]),
+                        "held_out_semcor_accuracy_by_pos": {
+                            pos: sum(fold[weight][pos] for fold in by_fold)
+                            / sum(fold[""][pos] for fold in by_fold) for pos in parts}}
+               for weight in weights}
     chosen = {pos: max(weights, key=lambda weight: results[weight]
                        ["held_out_semcor_accuracy_by_pos"][pos]) for pos in parts}
-
-    def mixed(counts: dict[str, Counter]) -> Counter:
-        return Counter({pos: counts[weight][pos] for pos, weight in chosen.items()})
-
-    by_fold_mixed = [share(mixed(fold), fold[""]) for fold in by_fold]
     results["best weight per part of speech"] = {
         "weights": {pos: float(weight) for pos, weight in chosen.items()},
-        "held_out_semcor_accuracy": sum(by_fold_mixed) / len(by_fold_mixed),
-        "held_out_semcor_accuracy_by_fold": by_fold_mixed,
-        "development_f1": share(mixed(development), development[""])}
+        **scores(lambda counts: Counter({pos: counts[weight][pos]
+                                         for pos, weight in chosen.items()}))}
     return results
 
 
