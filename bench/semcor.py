@@ -302,11 +302,13 @@ GROUP_SCALES = {"emb": TASK.embedding.scale, "gloss": gloss.SCALE}
 
 def rescaled(featurized: FeaturizedCorpus, group: str, factor: float) -> FeaturizedCorpus:
     """``featurized`` with the values of ``group``'s blocks times ``factor``: what featurizing
-    with the group's scale times ``factor`` gives, without analysing the corpus again."""
+    with the group's scale times ``factor`` gives, without analysing the corpus again. Its
+    featurizer rescales the same way, so a model trained on it tags with those values too."""
     features = {identifier: {**groups, group: [Weighted(block.names, block.values * factor)
                                                for block in groups[group]]}
                 for identifier, groups in featurized.features.items()}
-    return FeaturizedCorpus(featurized.sample, features, featurized.featurizer)
+    return FeaturizedCorpus(featurized.sample, features,
+                            featurized.featurizer.rescaled(group, factor))
 
 
 def tune_scale(args) -> dict:

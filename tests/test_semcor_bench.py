@@ -74,6 +74,16 @@ def test_rescaled_group_is_scaled_and_the_other_groups_kept(data, group):
             assert np.asarray(scaled.values) == pytest.approx(3.0 * np.asarray(block.values))
             blocks += 1
     assert blocks, f"the fixture must give {group} blocks"
+    # A model trained on the rescaled table tags with what its featurizer makes: the same values.
+    made = allwords.featurize(data.corpus, data.featurized.sample, rescaled.featurizer,
+                              lambda target: True)
+    compared = 0
+    for identifier, groups in rescaled.features.items():
+        if groups[group]:  # the table features only the targets that need it
+            for block, again in zip(groups[group], made.features[identifier][group], strict=True):
+                assert np.asarray(again.values) == pytest.approx(np.asarray(block.values))
+                compared += 1
+    assert compared == blocks
 
 
 def test_lexelts_with_unseen_candidates_are_where_unseen_senses_change_combo(data):
