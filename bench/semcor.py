@@ -27,8 +27,9 @@ WordNet's definitions besides (bench/results/semcor_svm_definitions.json); ``--t
 0,0.25,0.25:10`` per training weight of SemCor's instances of sense relatives and least number of
 a lexelt's own instances to get them, ``--relatives-cap`` their cap per sense
 (bench/results/semcor_relatives.json, earlier settings kept). ``--tune-emb exponential:10:1:0,...`` does it for
-svm's embedding features, each setting ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES`` on the task's
-word vectors (bench/results/semcor_emb.json, one row added per setting). ``--tune-scale
+svm's embedding features, each setting ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES[:GLOSS]`` (GLOSS:
+the scale of the context's cosines with the candidates' gloss embeddings, 0 by default) on the
+task's word vectors (bench/results/semcor_emb.json, one row added per setting). ``--tune-scale
 gloss=1,4`` (or ``emb=...``) does it for the scale of one real-valued group, the corpus analysed
 once and the group's values rescaled (bench/results/semcor_<group>_scale.json).
 
@@ -256,16 +257,21 @@ def tune_embeddings(args) -> dict:
     out = RESULTS / "semcor_emb.json"
     rows = json.loads(out.read_text())["rows"] if out.is_file() else []
     for setting in args.tune_emb.split(","):
-        strategy, window, scale, sentences = setting.split(":")
-        rule = EmbeddingRule(strategy, int(window), float(scale), TASK.embedding.vectors)
+        strategy, window, scale, sentences, *gloss_scale = setting.split(":")
+        rule = EmbeddingRule(strategy, int(window), float(scale), TASK.embedding.vectors,
+                             float(gloss_scale[0]) if gloss_scale else 0.0)
         started = time.perf_counter()
         data = allwords.prepare_training(semcor_root, featurizer=Featurizer(
             ContextRule(sentences=int(sentences)), embedding=ContextEmbedding(rule, vectors)),
             jobs=args.jobs)
+        by_fold = [held_out_accuracy(data, "svm", args.jobs, fold=fold)
+                   for fold in range(args.folds)]
         rows.append({"strategy": strategy, "window": int(window), "scale": float(scale),
-                     "context_sentences": int(sentences), "vectors": dataclasses.asdict(rule.vectors),
+                     "gloss": rule.gloss, "context_sentences": int(sentences),
+                     "vectors": dataclasses.asdict(rule.vectors),
                      "vectors_sha256": vectors.identity, "params": TASK.system_params("svm"),
-                     "held_out_semcor_accuracy": held_out_accuracy(data, "svm", args.jobs),
+                     "held_out_semcor_accuracy": sum(by_fold) / len(by_fold),
+                     "held_out_semcor_accuracy_by_fold": by_fold,
                      "development_f1": development_f1(data, "svm", development, args.jobs),
                      "seconds": time.perf_counter() - started})
         del data
@@ -906,9 +912,10 @@ def main() -> int:
     parser.add_argument("--relatives-cap", type=int, default=TASK.relatives.cap,
                         help="with --tune-relatives: at most this many per lexelt and sense, "
                              "less its own instances (1: one for each sense it has none of)")
-    parser.add_argument("--tune-emb", metavar="STRATEGY:WINDOW:SCALE:SENTENCES,...",
+    parser.add_argument("--tune-emb", metavar="STRATEGY:WINDOW:SCALE:SENTENCES[:GLOSS],...",
                         help="instead: svm's held-out and development scores per embedding "
-                             "rule and context size, e.g. exponential:10:1:0")
+                             "rule and context size (and scale of the gloss embeddings' "
+                             "cosines), e.g. exponential:10:1:0 or exponential:10:1:0:1")
     parser.add_argument("--tune-scale", metavar="GROUP=SCALES",
                         help="instead: svm's held-out and development scores per scale of the "
                              "emb or gloss group, e.g. gloss=1,2,4")

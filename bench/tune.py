@@ -7,11 +7,12 @@ out fold (correct when it is one of the instance's gold tags). The mean over all
 instances picks the setting. The test set is never read. Writes bench/results/tune.json.
 
 ``--emb`` instead cross-validates the svm with embedding features (``features.embeddings``) for
-each ``STRATEGY:WINDOW:SCALE`` given, on the vectors of ``--vectors`` (word2vec settings, e.g.
-``dimensions=200,sg=1``), and adds the rows to bench/results/tune_emb.json.
+each ``STRATEGY:WINDOW:SCALE[:C[:GLOSS]]`` given (GLOSS: the scale of the context's cosines with
+the candidates' gloss embeddings, 0 by default), on the vectors of ``--vectors`` (word2vec
+settings, e.g. ``dimensions=200,sg=1``), and adds the rows to bench/results/tune_emb.json.
 
     python bench/tune.py [--folds 5] [--jobs 2] [--data-dir DIR]
-    python bench/tune.py --emb exponential:10:1,fractional:10:1 [--vectors dimensions=200]
+    python bench/tune.py --emb exponential:10:1,fractional:10:1,exponential:10:1:10:1 [--vectors dimensions=200]
 """
 from __future__ import annotations
 
@@ -120,18 +121,21 @@ def tune_embeddings(args, corpus) -> None:
     out = Path(__file__).resolve().parent / "results" / "tune_emb.json"
     rows = json.loads(out.read_text())["results"] if out.is_file() else []
     for setting in args.emb.split(","):
-        strategy, window, scale, *c = setting.split(":")
-        rule = EmbeddingRule(strategy, int(window), float(scale), vector_settings)
+        strategy, window, scale, *c_and_gloss = setting.split(":")
+        c, gloss_scale = (c_and_gloss + [None, None])[:2]
+        rule = EmbeddingRule(strategy, int(window), float(scale), vector_settings,
+                             float(gloss_scale or 0))
         embedding = ContextEmbedding(rule, vectors)
         for doc in docs:
             corpus.features[doc.id]["emb"] = embedding(doc)
-        params = {**catalogue.SENSEVAL2_LS.system_params("svm"), **({"C": float(c[0])} if c else {})}
+        params = {**catalogue.SENSEVAL2_LS.system_params("svm"), **({"C": float(c)} if c else {})}
         start = time.perf_counter()
         data = lexelt_rows(corpus, systems.get("svm").feature_groups)
         accuracy = cross_validate("svm", params, data, args.folds, args.jobs)
         rows.append({"vectors": dataclasses.asdict(vector_settings), "vectors_sha256":
                      vectors.identity, "strategy": strategy, "window": int(window),
-                     "scale": float(scale), "params": params, "accuracy": accuracy,
+                     "scale": float(scale), "gloss": rule.gloss, "params": params,
+                     "accuracy": accuracy,
                      "groups": list(systems.get("svm").feature_groups),
                      "seconds": time.perf_counter() - start,
                      "vector_seconds": vector_seconds})
@@ -145,7 +149,7 @@ def tune_embeddings(args, corpus) -> None:
 def main() -> int:
     parser = cv_parser(__doc__.split("\n")[0])
     parser.add_argument("--systems", default=",".join(GRIDS))
-    parser.add_argument("--emb", metavar="STRATEGY:WINDOW:SCALE[:C],...")
+    parser.add_argument("--emb", metavar="STRATEGY:WINDOW:SCALE[:C[:GLOSS]],...")
     parser.add_argument("--vectors", default="", metavar="NAME=VALUE,...")
     args = parser.parse_args()
     corpus = training_corpus(args.data_dir, args.jobs)

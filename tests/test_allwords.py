@@ -219,6 +219,15 @@ def test_mfs_wn1_and_svm_on_bank(models_root):
     assert svm["d001.s000.t001"].key == MONEY  # a loan from the bank with interest
 
 
+def test_the_svm_model_file_keeps_the_tasks_embedding_rule_and_learns_gloss_embeddings(
+        models_root):
+    svm = modelstore.load(models_root, SEMCOR_TASK.name, "svm")
+    assert svm.featurizer.embedding.rule == SEMCOR_TASK.embedding
+    assert SEMCOR_TASK.embedding.gloss > 0
+    learnt = {name for name in svm.models["bank.n"].vocabulary_ if name.startswith("embgloss=")}
+    assert learnt == {f"embgloss={key}" for key in wordnet_senses("bank", "n")}
+
+
 def test_svm_parameters_reach_every_lexelt_and_its_model_file(models_root):
     svm = modelstore.load(models_root, SEMCOR_TASK.name, "svm")
     assert svm.models["bank.n"].get_params()["min_instances"] == \

@@ -14,7 +14,7 @@ import pytest
 from conftest import FIXTURES, REPO, fixture_embedding, fixture_vectors
 from wsd_classic import modelstore
 from wsd_classic.errors import WsdError
-from wsd_classic.features import word_vectors
+from wsd_classic.features import gloss, word_vectors
 from wsd_classic.features.embeddings import (ContextEmbedding, EmbeddingRule, decay_weights)
 from wsd_classic.features.featurizer import ContextRule, Featurizer
 from wsd_classic.features.word_vectors import VectorSettings, WordVectors
@@ -25,7 +25,7 @@ OBTAIN, OBTAIN_LATER = word_vectors.obtain, word_vectors.obtain_later
 
 TRAIN_IN_A_NEW_PROCESS = """
 import sys
-from wsd_classic.features import word_vectors
+from wsd_classic.features import gloss, word_vectors
 sentences = [line.split() for line in sys.stdin]
 print(word_vectors.train(sentences, word_vectors.VectorSettings(dimensions=6, min_count=1,
                                                                  epochs=3)).identity)
@@ -224,3 +224,43 @@ def test_systems_not_reading_embeddings_store_no_vectors(tiny_models):
     header, archive = modelstore.read_header(modelstore.model_path(root, task, "dlist"))
     assert header["featurizer"]["embedding"] is None
     assert modelstore.VECTOR_ENTRIES["matrix"] not in archive.files
+
+
+GLOSS_VECTORS = WordVectors(
+    ("river", "water", "slope", "sloping", "land", "money", "deposits", "financial", "institution"),
+    np.array([[1, 0]] * 5 + [[0, 1]] * 4, dtype=np.float16))
+
+
+@pytest.mark.parametrize("context, nearer, farther", [
+    ("river", "bank%1:17:01::", "bank%1:14:00::"),  # sloping land / financial institution
+    ("money", "bank%1:14:00::", "bank%1:17:01::")])
+def test_gloss_embeddings_favour_the_sense_whose_gloss_is_near_the_context(context, nearer,
+                                                                            farther):
+    doc = _doc(["the", context, "bank"], 2)
+    (plain,) = ContextEmbedding(EmbeddingRule(window=3), GLOSS_VECTORS)(doc)
+    embedding, block = ContextEmbedding(EmbeddingRule(window=3, gloss=2.0), GLOSS_VECTORS)(doc)
+    assert np.array_equal(embedding.values, plain.values)
+    keys = gloss.candidate_keys("bank.n")
+    assert block.names == tuple("embgloss=" + key for key in keys)
+    assert np.all(np.abs(block.values) <= 2.0 + 1e-3)  # cosines times the scale
+    values = dict(zip(keys, block.values))
+    assert values[nearer] > 0 > values[farther]
+
+
+def test_gloss_embeddings_need_two_candidates_and_a_known_context():
+    rule = EmbeddingRule(window=3, gloss=1.0)
+    monosemous = replace(_doc(["the", "river", "aardvark"], 2), lexelt="aardvark.n")
+    assert len(ContextEmbedding(rule, GLOSS_VECTORS)(monosemous)) == 1
+    (_, block) = ContextEmbedding(rule, GLOSS_VECTORS)(_doc(["the", "unknown", "bank"], 2))
+    assert not block.values.any()
+    with pytest.raises(WsdError, match="gloss scale"):
+        EmbeddingRule(gloss=-1.0)
+
+
+def test_the_gloss_scale_travels_in_the_settings_and_older_settings_have_none():
+    featurizer = Featurizer(embedding=ContextEmbedding(EmbeddingRule(gloss=0.5), fixture_vectors()))
+    settings = featurizer.settings()
+    assert settings["embedding"]["gloss"] == 0.5
+    assert Featurizer.from_settings(settings, fixture_vectors()).embedding.rule.gloss == 0.5
+    del settings["embedding"]["gloss"]
+    assert Featurizer.from_settings(settings, fixture_vectors()).embedding.rule.gloss == 0.0

@@ -8,6 +8,15 @@ tenth of the nearest). The weighted sum is scaled to length ``scale``: the svm a
 values beside its binary part, each row of which has length 1, so ``scale`` is how much the
 embedding weighs against the other groups (chosen by cross-validation). Words the vectors lack
 are skipped; with none known the block is all zeros.
+
+With ``gloss`` above 0 a second block follows, ``embgloss=<sense key>`` per candidate of a
+lexelt with two or more: the cosine of the context's embedding with the sense's gloss
+embedding, times ``gloss``. A sense's gloss embedding is the mean of the unit-length vectors of
+the distinct words of its signature (``features.gloss``: the synset's words, definition and
+examples and its neighbours' words and definitions, the target's own words left out), less the
+mean over the lexelt's candidates (a direction every candidate's gloss shares tells none
+apart). It is the gloss group's evidence with similar words meeting, not only equal stems
+(Basile et al. 2014's distributional Lesk, as a feature).
 """
 from __future__ import annotations
 
@@ -17,11 +26,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wsd_classic.errors import WsdError
+from wsd_classic.features import gloss
 from wsd_classic.features.weighted import Weighted
 from wsd_classic.features.word_vectors import VectorSettings, WordVectors
 from wsd_classic.preprocess.document import ProcessedInstance, has_letter
 
 STRATEGIES = ("average", "fractional", "exponential")
+GLOSS_PREFIX = "embgloss="
 
 
 @dataclass(frozen=True)
@@ -32,6 +43,7 @@ class EmbeddingRule:
     window: int = 10
     scale: float = 1.0
     vectors: VectorSettings = field(default_factory=VectorSettings)
+    gloss: float = 0.0
 
     def __post_init__(self):
         if self.strategy not in STRATEGIES:
@@ -39,6 +51,8 @@ class EmbeddingRule:
                            f"{', '.join(STRATEGIES)}")
         if self.window < 2:
             raise WsdError(f"embedding window {self.window}: at least 2 words each side")
+        if self.gloss < 0:
+            raise WsdError(f"embedding gloss scale {self.gloss}: 0 (none) or more")
 
 
 def decay_weights(strategy: str, window: int) -> np.ndarray:
@@ -60,10 +74,41 @@ class ContextEmbedding:
         self._weights = decay_weights(rule.strategy, rule.window).tolist()
         self._last: tuple[tuple[str, ...] | None, list[int | None]] = (None, [])
         self.names = tuple(f"emb{column}" for column in range(vectors.dimensions))
+        self._gloss_embeddings: dict[tuple[str, tuple[str, ...]], tuple | None] = {}
 
     @functools.cached_property
     def _matrix(self) -> np.ndarray:
         return self.vectors.matrix.astype(np.float64)
+
+    @functools.cached_property
+    def _unit_matrix(self) -> np.ndarray:
+        norms = np.linalg.norm(self._matrix, axis=1, keepdims=True)
+        return self._matrix / np.where(norms > 0, norms, 1)
+
+    def gloss_embeddings(self, lexelt: str, particles: tuple[str, ...] = ()):
+        """``(names, senses x dimensions)``: the unit-length gloss embeddings of the lexelt's
+        candidates, or None for a lexelt with fewer than two (kept per lexelt: tagging meets
+        the same lexelts again and again)."""
+        found = self._gloss_embeddings.get((lexelt, particles), False)
+        if found is not False:
+            return found
+        keys = gloss.candidate_keys(lexelt, particles)
+        found = None
+        if len(keys) >= 2:
+            own = set(gloss.text_words(" ".join([lexelt.rpartition(".")[0], *particles])))
+            index = self.vectors.index
+            senses = np.zeros((len(keys), self.vectors.dimensions))
+            for row, key in enumerate(keys):
+                rows = sorted({index[word] for word in gloss.text_words(gloss.signature_text(key))
+                               if word in index and word not in own})
+                if rows:
+                    senses[row] = self._unit_matrix[rows].mean(axis=0)
+            senses -= senses.mean(axis=0)
+            norms = np.linalg.norm(senses, axis=1, keepdims=True)
+            found = (tuple(GLOSS_PREFIX + key for key in keys),
+                     senses / np.where(norms > 0, norms, 1))
+        self._gloss_embeddings[lexelt, particles] = found
+        return found
 
     def _word_rows(self, words: tuple[str, ...]) -> list[int | None]:
         """Per word: its row of the vectors, -1 if they lack it, None if it has no letter (it
@@ -95,9 +140,16 @@ class ContextEmbedding:
                     weights.append(self._weights[distance - 1])
         combined = np.asarray(weights) @ self._matrix[rows] if rows else np.zeros(len(self.names))
         length = np.sqrt(combined.dot(combined))  # np.linalg.norm's sum, without its checks
+        blocks = []
+        if self.rule.gloss > 0:
+            senses = self.gloss_embeddings(doc.lexelt, gloss.target_particles(doc))
+            if senses is not None:
+                names, embeddings = senses
+                cosines = embeddings @ combined / length if length > 0 else np.zeros(len(names))
+                blocks.append(Weighted(names, (self.rule.gloss * cosines).astype(np.float32)))
         if length > 0:
             combined *= self.rule.scale / length
-        return [Weighted(self.names, combined.astype(np.float32))]
+        return [Weighted(self.names, combined.astype(np.float32)), *blocks]
 
 
 def without_vectors(doc: ProcessedInstance) -> list:

@@ -52,22 +52,35 @@ _STEMMER = PorterStemmer()
 
 def text_stems(text: str) -> list[str]:
     """Stems of the words of ``text`` that are not stop words (WordNet's ``_`` joins words)."""
-    return [stem(word) for word in WORD.findall(text.lower().replace("_", " "))
+    return [stem(word) for word in text_words(text)]
+
+
+def text_words(text: str) -> list[str]:
+    """The words of ``text`` that are not stop words, lower-cased (WordNet's ``_`` joins
+    words)."""
+    return [word for word in WORD.findall(text.lower().replace("_", " "))
             if word not in STOP_WORDS]
 
 
-def sense_text(key: str, related: Sequence[str]) -> list[str]:
-    """The stems of a sense's signature (empty for a key WordNet 3.0 lacks)."""
+def signature_text(key: str, related: Sequence[str] = RELATED) -> str:
+    """A sense's signature: its synset's words, definition and examples, and the words and
+    definitions of the synsets its ``related`` pointers reach (empty for a key WordNet 3.0
+    lacks)."""
     location = wordnet.synset_location(key)
     if location is None:
-        return []
+        return ""
     synset = wordnet.synset_at(*location)
     texts = [*synset.words, synset.definition, *synset.examples]
     for symbol, pos, offset in synset.pointers:
         if symbol in related:
             neighbour = wordnet.synset_at(pos, offset)
             texts += [*neighbour.words, neighbour.definition]
-    return text_stems(" ".join(texts))
+    return " ".join(texts)
+
+
+def sense_text(key: str, related: Sequence[str]) -> list[str]:
+    """The stems of a sense's signature."""
+    return text_stems(signature_text(key, related))
 
 
 @dataclass(frozen=True)
@@ -127,10 +140,13 @@ def context_stems(doc: ProcessedInstance) -> set[str]:
     return {stem(lemma.lower()) for lemma in doc.content_lemmas}
 
 
+def target_particles(doc: ProcessedInstance) -> tuple[str, ...]:
+    return tuple(doc.lemmas[index].lower() for index in doc.sats)
+
+
 def similarities(doc: ProcessedInstance, related: tuple[str, ...] = RELATED):
     """``(Signatures, cosines)`` of the instance's candidates, or None when it has none."""
-    particles = tuple(doc.lemmas[index].lower() for index in doc.sats)
-    table = signatures(doc.lexelt, particles, related)
+    table = signatures(doc.lexelt, target_particles(doc), related)
     if table is None:
         return None
     return table, table.similarities(context_stems(doc))
