@@ -183,6 +183,15 @@ def held_out_accuracy(data: allwords.TrainingData, system: str, jobs: int,
     return accuracy(trained, data.corpus, testing, jobs)
 
 
+def held_out_scores(data: allwords.TrainingData, system: str, folds: int, jobs: int,
+                    **overrides) -> dict:
+    """``held_out_accuracy`` on each of the first ``folds`` sets of files, and their mean."""
+    by_fold = [held_out_accuracy(data, system, jobs, fold=fold, **overrides)
+               for fold in range(folds)]
+    return {"held_out_semcor_accuracy": sum(by_fold) / len(by_fold),
+            "held_out_semcor_accuracy_by_fold": by_fold}
+
+
 def held_out_split(data: allwords.TrainingData, fold: int):
     """The training data without every ``HELD_OUT_EVERY``-th SemCor file (from the ``fold``-th
     on), and the targets of those files."""
@@ -264,14 +273,11 @@ def tune_embeddings(args) -> dict:
         data = allwords.prepare_training(semcor_root, featurizer=Featurizer(
             ContextRule(sentences=int(sentences)), embedding=ContextEmbedding(rule, vectors)),
             jobs=args.jobs)
-        by_fold = [held_out_accuracy(data, "svm", args.jobs, fold=fold)
-                   for fold in range(args.folds)]
         rows.append({"strategy": strategy, "window": int(window), "scale": float(scale),
                      "gloss": rule.gloss, "context_sentences": int(sentences),
                      "vectors": dataclasses.asdict(rule.vectors),
                      "vectors_sha256": vectors.identity, "params": TASK.system_params("svm"),
-                     "held_out_semcor_accuracy": sum(by_fold) / len(by_fold),
-                     "held_out_semcor_accuracy_by_fold": by_fold,
+                     **held_out_scores(data, "svm", args.folds, args.jobs),
                      "development_f1": development_f1(data, "svm", development, args.jobs),
                      "seconds": time.perf_counter() - started})
         del data
@@ -346,13 +352,11 @@ def tune_scale(args) -> dict:
         for scale in scales:
             started = time.perf_counter()
             if stage == "development_f1":
-                score = development_f1(scaled(scale), "svm", development, args.jobs)
+                results[f"{scale:g}"][stage] = development_f1(scaled(scale), "svm", development,
+                                                              args.jobs)
             else:
-                by_fold = [held_out_accuracy(scaled(scale), "svm", args.jobs, fold=fold)
-                           for fold in range(args.folds)]
-                results[f"{scale:g}"]["held_out_semcor_accuracy_by_fold"] = by_fold
-                score = sum(by_fold) / len(by_fold)
-            results[f"{scale:g}"][stage] = score
+                results[f"{scale:g}"].update(held_out_scores(scaled(scale), "svm", args.folds,
+                                                             args.jobs))
             results[f"{scale:g}"][f"{stage}_seconds"] = time.perf_counter() - started
             print(f"{group} scale {scale:g}: {results[f'{scale:g}']}", file=sys.stderr, flush=True)
             out.write_text(json.dumps(result, indent=2) + "\n")
@@ -422,13 +426,11 @@ def compare_systems(args, setting: str, settings: dict[str, tuple[str, dict]]):
                                      jobs=args.jobs)
     results = {}
     for label, (name, overrides) in settings.items():
-        by_fold = [held_out_accuracy(data, name, args.jobs, fold=fold, **overrides)
-                   for fold in range(args.folds)]
+        held_out = held_out_scores(data, name, args.folds, args.jobs, **overrides)
         started = time.perf_counter()
         f1 = development_f1(data, name, development, args.jobs, **overrides)
         results[label] = {
-            "system": name, "held_out_semcor_accuracy": sum(by_fold) / len(by_fold),
-            "held_out_semcor_accuracy_by_fold": by_fold, "development_f1": f1,
+            "system": name, **held_out, "development_f1": f1,
             "train_and_tag_development_seconds": time.perf_counter() - started}
         print(f"{setting} {label}: {results[label]}", file=sys.stderr)
     return results, data
