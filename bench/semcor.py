@@ -29,7 +29,8 @@ a lexelt's own instances to get them, ``--relatives-cap`` their cap per sense
 (bench/results/semcor_relatives.json, earlier settings kept). ``--tune-emb exponential:10:1:0,...`` does it for
 svm's embedding features, each setting ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES[:GLOSS]`` (GLOSS:
 the scale of the context's cosines with the candidates' gloss embeddings, 0 by default) on the
-task's word vectors (bench/results/semcor_emb.json, one row added per setting). ``--tune-scale
+task's word vectors, or on those of ``--vectors epochs=20`` (word2vec settings changed)
+(bench/results/semcor_emb.json, one row added per setting). ``--tune-scale
 gloss=1,4`` (or ``emb=...``) does it for the scale of one real-valued group, the corpus analysed
 once and the group's values rescaled (bench/results/semcor_<group>_scale.json).
 
@@ -262,12 +263,13 @@ def tune_embeddings(args) -> dict:
     size; the rows join those of earlier runs."""
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     semcor_root = registry.locate(TASK.dataset, args.data_dir)
-    vectors = word_vectors.obtain(TASK.embedding.vectors, args.data_dir)
+    vector_settings = TASK.embedding.vectors.replaced(args.vectors)
+    vectors = word_vectors.obtain(vector_settings, args.data_dir)
     out = RESULTS / "semcor_emb.json"
     rows = json.loads(out.read_text())["rows"] if out.is_file() else []
     for setting in args.tune_emb.split(","):
         strategy, window, scale, sentences, *gloss_scale = setting.split(":")
-        rule = EmbeddingRule(strategy, int(window), float(scale), TASK.embedding.vectors,
+        rule = EmbeddingRule(strategy, int(window), float(scale), vector_settings,
                              float(gloss_scale[0]) if gloss_scale else 0.0)
         started = time.perf_counter()
         data = allwords.prepare_training(semcor_root, featurizer=Featurizer(
@@ -918,6 +920,9 @@ def main() -> int:
                         help="instead: svm's held-out and development scores per embedding "
                              "rule and context size (and scale of the gloss embeddings' "
                              "cosines), e.g. exponential:10:1:0 or exponential:10:1:0:1")
+    parser.add_argument("--vectors", default="", metavar="NAME=VALUE,...",
+                        help="with --tune-emb: word2vec settings changed from the task's, "
+                             "e.g. epochs=20 or sg=1")
     parser.add_argument("--tune-scale", metavar="GROUP=SCALES",
                         help="instead: svm's held-out and development scores per scale of the "
                              "emb or gloss group, e.g. gloss=1,2,4")

@@ -105,15 +105,9 @@ def cross_validate(system: str, params: dict, data, folds: int, jobs: int) -> fl
     return sum(c for c, _ in outcomes) / sum(n for _, n in outcomes)
 
 
-def parse_vector_settings(text: str) -> word_vectors.VectorSettings:
-    fields = dict(part.split("=") for part in text.split(",") if part)
-    return word_vectors.VectorSettings(**{name: bool(int(value)) if name == "sg" else int(value)
-                                          for name, value in fields.items()})
-
-
 def tune_embeddings(args, corpus) -> None:
     """Rows of tune_emb.json: one per (vectors, strategy, window, scale, C)."""
-    vector_settings = parse_vector_settings(args.vectors)
+    vector_settings = word_vectors.VectorSettings().replaced(args.vectors)
     started = time.perf_counter()
     vectors = word_vectors.obtain(vector_settings, args.data_dir)
     vector_seconds = time.perf_counter() - started

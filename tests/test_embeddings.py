@@ -138,6 +138,14 @@ def test_a_rescaled_featurizer_scales_its_group_and_keeps_the_factor_in_its_sett
     assert rescaled.by_group(doc)["bow"] == featurizer.by_group(doc)["bow"]
 
 
+def test_vector_settings_take_a_study_s_changes_and_refuse_unknown_ones():
+    assert VectorSettings().replaced("epochs=20,sg=1") == VectorSettings(epochs=20, sg=True)
+    assert VectorSettings(window=8).replaced("") == VectorSettings(window=8)
+    for wrong in ("epoch=20", "sg=yes", "dimensions"):
+        with pytest.raises(WsdError, match="vector setting"):
+            VectorSettings().replaced(wrong)
+
+
 def test_a_featurizer_without_vectors_gives_no_embedding():
     assert Featurizer().by_group(_doc(["the", "river", "bank"], 2))["emb"] == []
     assert Featurizer().settings()["embedding"] is None

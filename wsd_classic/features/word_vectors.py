@@ -23,6 +23,7 @@ import sys
 import time
 import zlib
 from collections.abc import Callable, Iterator, Sequence
+import dataclasses
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -48,6 +49,18 @@ class VectorSettings:
     sg: bool = False
     min_count: int = 3
     seed: int = 1
+
+    def replaced(self, text: str) -> VectorSettings:
+        """These settings with the ``NAME=VALUE,...`` of ``text`` (a study's), e.g. ``sg=1``."""
+        fields = {field.name: field.type for field in dataclasses.fields(self)}
+        changes = {}
+        for part in filter(None, text.split(",")):
+            name, _, value = part.partition("=")
+            if name not in fields or not value.isdigit():
+                raise WsdError(f"vector setting {part!r}: NAME=INTEGER with NAME among "
+                               f"{', '.join(fields)}")
+            changes[name] = bool(int(value)) if fields[name] == "bool" else int(value)
+        return dataclasses.replace(self, **changes)
 
 
 @dataclass(frozen=True, eq=False)
