@@ -8,8 +8,9 @@ instances picks the setting. The test set is never read. Writes bench/results/tu
 
 ``--emb`` instead cross-validates the svm with embedding features (``features.embeddings``) for
 each ``STRATEGY:WINDOW:SCALE[:C[:GLOSS]]`` given (GLOSS: the scale of the context's cosines with
-the candidates' gloss embeddings, 0 by default), on the vectors of ``--vectors`` (word2vec
-settings, e.g. ``dimensions=200,sg=1``), and adds the rows to bench/results/tune_emb.json.
+the candidates' gloss embeddings, 0 by default), on the task's vectors or, with ``--vectors``,
+on those with some word2vec settings changed (e.g. ``dimensions=200,epochs=20``), and adds the
+rows to bench/results/tune_emb.json.
 
     python bench/tune.py [--folds 5] [--jobs 2] [--data-dir DIR]
     python bench/tune.py --emb exponential:10:1,fractional:10:1,exponential:10:1:10:1 [--vectors dimensions=200]
@@ -107,7 +108,7 @@ def cross_validate(system: str, params: dict, data, folds: int, jobs: int) -> fl
 
 def tune_embeddings(args, corpus) -> None:
     """Rows of tune_emb.json: one per (vectors, strategy, window, scale, C)."""
-    vector_settings = word_vectors.VectorSettings().replaced(args.vectors)
+    vector_settings = catalogue.SENSEVAL2_LS.embedding.vectors.replaced(args.vectors)
     started = time.perf_counter()
     vectors = word_vectors.obtain(vector_settings, args.data_dir)
     vector_seconds = time.perf_counter() - started
