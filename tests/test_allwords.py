@@ -388,3 +388,28 @@ def test_unknown_system_and_missing_model_are_errors(tmp_path):
         list(allwords.tag_raganato(DATASET, "lesk", tmp_path))
     with pytest.raises(WsdError, match="no semcor/svm model"):
         list(allwords.tag_raganato(DATASET, "svm", tmp_path))
+
+
+def comparable(features: dict) -> dict:
+    """A feature table with each ``Weighted`` block as its names and values, for ``==``."""
+    return {identifier: {group: [(item.names, item.values.tolist()) if hasattr(item, "values")
+                                 else item for item in items]
+                         for group, items in groups.items()}
+            for identifier, groups in features.items()}
+
+
+def test_features_computed_while_the_vectors_build_equal_those_computed_after():
+    """A pending featurizer's groups that read no vectors come first, the vectors' group once
+    they are there; SemCor's targets and WordNet's examples get the very same rows."""
+    pending = catalogue.SEMCOR.featurizer_later(catalogue.SEMCOR.systems)
+    complete = pending()
+    assert complete.embedding is not None and "emb" not in pending.without_vectors().groups
+    meanwhile = allwords.prepare_training(SEMCOR, featurizer=pending)
+    after = allwords.prepare_training(SEMCOR, featurizer=complete)
+    for part in ("featurized", "examples"):
+        built, reference = getattr(meanwhile, part), getattr(after, part)
+        assert built.featurizer.settings() == reference.featurizer.settings()
+        assert comparable(built.features) == comparable(reference.features)
+    bank = next(identifier for identifier, groups in after.featurized.features.items()
+                if groups["emb"])
+    assert meanwhile.featurized.features[bank]["emb"][0].values.any()

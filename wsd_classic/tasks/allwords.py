@@ -38,7 +38,7 @@ from wsd_classic.corpora import registry
 from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
 from wsd_classic.corpora.semcor import PARTS
 from wsd_classic.errors import WsdError
-from wsd_classic.features.featurizer import Featurizer
+from wsd_classic.features.featurizer import VECTOR_GROUP, Featurizer
 from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.systems import BackOff
 from wsd_classic.systems import discourse
@@ -51,7 +51,7 @@ from wsd_classic.corpora.allwords import (
 from wsd_classic.corpora.sense_relatives import read_sense_relatives
 from wsd_classic.corpora.wordnet_definitions import read_wordnet_definitions
 from wsd_classic.corpora.wordnet_examples import read_wordnet_examples
-from wsd_classic.tasks.catalogue import Task
+from wsd_classic.tasks.catalogue import PendingFeaturizer, Task
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.timing import StageTimer
 
@@ -187,16 +187,16 @@ def polysemous(senses: Mapping[str, Collection[str]]) -> set[str]:
 def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_features: bool = True,
                      with_examples: bool = True, with_definitions: bool = False,
                      relatives_cap: int = 0,
-                     featurizer: Featurizer | Callable[[], Featurizer] | None = None,
+                     featurizer: Featurizer | PendingFeaturizer | None = None,
                      jobs: int = 1, progress: bool | None = None) -> TrainingData:
     """Read SemCor and featurize the targets of its polysemous lexelts (``polysemous``), and
     WordNet's examples and definitions of those lexelts (with ``with_features`` and
     ``with_examples``, ``with_definitions``); with ``relatives_cap`` above 0, SemCor's
     instances of relatives of its lexelts' senses too (up to that many per sense,
     ``corpora.sense_relatives``), and the targets of the lexelts they give a second sense.
-    ``featurizer`` (the semcor task's when None, its svm's word vectors included) may be a
-    callable that makes it, called once the texts are analysed: ``Task.featurizer_later``'s,
-    whose word vectors build meanwhile."""
+    ``featurizer`` (the semcor task's when None, its svm's word vectors included) may be
+    ``Task.featurizer_later``'s, whose word vectors build meanwhile: every other group is
+    computed first, while they build, and theirs once they are there."""
     parts = tuple(parts)
     featurizer = featurizer or catalogue.SEMCOR.featurizer_later(catalogue.SEMCOR.systems)
     corpus = read_semcor_corpus(semcor_root, parts)
@@ -224,18 +224,28 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
                 extra = read(learning)
                 extras[name] = (extra, sentences.analyse(extra, jobs, progress,
                                                          f"spaCy (WordNet {name})"))
-    if not isinstance(featurizer, Featurizer):
-        featurizer = featurizer()
-    featurized = featurize(
-        corpus, sample, featurizer,
-        (lambda target: target.lexelt in featured) if with_features else (lambda target: False),
-        jobs, progress, analyses=analyses)
     if relatives is not None:
         extras["relatives"] = (relatives, analyses)
-    featurized_extras = {
-        name: featurize(extra, as_lexical_sample(extra, extra.targets), featurizer,
-                        lambda target: True, jobs, progress, analyses=extra_analyses)
-        for name, (extra, extra_analyses) in extras.items()}
+    ready = featurizer if isinstance(featurizer, Featurizer) else featurizer.without_vectors()
+    parts_to_featurize = {  # SemCor's targets, then the texts read beside them, by name
+        "semcor": (corpus, sample, (lambda target: target.lexelt in featured) if with_features
+               else (lambda target: False), analyses),
+        **{name: (extra, as_lexical_sample(extra, extra.targets), lambda target: True,
+                  extra_analyses) for name, (extra, extra_analyses) in extras.items()}}
+    featurized_parts = {
+        name: featurize(part, part_sample, ready, selected, jobs, progress, analyses=part_analyses)
+        for name, (part, part_sample, selected, part_analyses) in parts_to_featurize.items()}
+    if ready is not featurizer:
+        featurizer = featurizer()
+        vector_group = featurizer.for_groups([VECTOR_GROUP])
+        for name, (part, part_sample, selected, part_analyses) in parts_to_featurize.items():
+            vectors = (featurize(part, part_sample, vector_group, selected, jobs, progress,
+                                 analyses=part_analyses).features
+                       if featurizer.embedding is not None else {})
+            featurized_parts[name] = FeaturizedCorpus(part_sample, {
+                identifier: {**groups, VECTOR_GROUP: (), **vectors.get(identifier, {})}
+                for identifier, groups in featurized_parts[name].features.items()}, featurizer)
+    featurized = featurized_parts.pop("semcor")
     info = {"training": "SemCor 3.0", "parts": list(parts),
             "training_sha256": registry.tree_sha256(
                 Path(semcor_root), tuple(f"{part}/tagfiles" for part in parts)),
@@ -243,7 +253,7 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
             "multi_sense_lexelts": len(multi_sense),
             "polysemous_lexelts": len(polysemous_lexelts), "unknown_keys": corpus.unknown_keys,
             **({"relatives_cap": relatives_cap} if relatives is not None else {})}
-    return TrainingData(corpus, featurized, info, **featurized_extras)
+    return TrainingData(corpus, featurized, info, **featurized_parts)
 
 
 def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | None = None,

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -15,13 +14,12 @@ from wsd_classic.corpora.ids import ID_MAP_NAME, write_id_map
 from wsd_classic.corpora.keys import KeyEntry, read_key, write_key
 from wsd_classic.corpora.lexsample import check_annotated, check_split, read_lexical_sample
 from wsd_classic.corpora.model import Lexelt, LexicalSample
-from wsd_classic.features import ALL_GROUPS
-from wsd_classic.features.featurizer import VECTOR_GROUP, Featurizer
+from wsd_classic.features.featurizer import VECTOR_GROUP
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.report import table
 from wsd_classic.scoring.lexsample import lexsample_scores
 from wsd_classic.tasks import engine, staging
-from wsd_classic.tasks.catalogue import Task
+from wsd_classic.tasks.catalogue import PendingFeaturizer, Task
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.staging import previous_scores
 from wsd_classic.tasks.timing import StageTimer
@@ -119,7 +117,7 @@ class FeaturizedSides:
     train: FeaturizedCorpus
     test: FeaturizedCorpus
     docs: tuple[list[ProcessedInstance], list[ProcessedInstance]] | None  # None once complete
-    make_featurizer: Callable[[], Featurizer]
+    make_featurizer: PendingFeaturizer
     timer: StageTimer
     jobs: int
 
@@ -148,8 +146,7 @@ def featurize_sides(run: TaskRun, chosen: list[str], train_sample: LexicalSample
     with timer.stage("preprocess"):
         docs = tuple(engine.analyse(sample, jobs, f"spaCy ({side})")
                      for side, sample in (("train", train_sample), ("test", test_sample)))
-        now = Featurizer(run.task.context,
-                         [group for group in ALL_GROUPS if group != VECTOR_GROUP])
+        now = make_featurizer.without_vectors()
         corpora = [engine.featurize(sample, now, jobs, docs=side_docs)
                    for sample, side_docs in zip((train_sample, test_sample), docs)]
     return FeaturizedSides(*corpora, docs, make_featurizer, timer, jobs)
