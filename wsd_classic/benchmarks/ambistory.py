@@ -461,7 +461,7 @@ def stem_space(vectors: word_vectors.WordVectors) -> WordSpace:
 
 def build_spaces(data_dir) -> dict[str, WordSpace]:
     return {"lsa": gloss_space(), "ppmi": running_text_space(running_texts(data_dir)),
-            "w2v": stem_space(word_vectors.obtain(data_dir=data_dir))}
+            "w2v": stem_space(word_vectors.obtain(catalogue.SEMCOR.embedding.vectors, data_dir))}
 
 
 def save_spaces(path: Path, spaces: dict[str, WordSpace]) -> None:

@@ -170,7 +170,7 @@ def cache_path(vector_settings: VectorSettings, data_dir: str | os.PathLike | No
     return settings.cache_dir() / "vectors" / cache_key(vector_settings, data_dir) / "vectors.npz"
 
 
-def obtain(vector_settings: VectorSettings = VectorSettings(),
+def obtain(vector_settings: VectorSettings,
            data_dir: str | os.PathLike | None = None, log=sys.stderr) -> WordVectors:
     """The vectors of ``vector_settings`` on the corpora of ``data_dir``: from the cache, or
     trained and cached (saying so on ``log``)."""
@@ -190,7 +190,7 @@ def obtain(vector_settings: VectorSettings = VectorSettings(),
     return vectors
 
 
-def obtain_later(vector_settings: VectorSettings = VectorSettings(),
+def obtain_later(vector_settings: VectorSettings,
                  data_dir: str | os.PathLike | None = None,
                  log=sys.stderr) -> Callable[[], WordVectors]:
     """``obtain``'s vectors, built meanwhile in a forked process when they are not cached; call
