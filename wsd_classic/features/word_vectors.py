@@ -12,6 +12,7 @@ exactly the vectors it was trained with.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -23,7 +24,6 @@ import sys
 import time
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-import dataclasses
 from dataclasses import asdict, dataclass
 from pathlib import Path
 

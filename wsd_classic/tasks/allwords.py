@@ -227,9 +227,10 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
     if relatives is not None:
         extras["relatives"] = (relatives, analyses)
     ready = featurizer if isinstance(featurizer, Featurizer) else featurizer.without_vectors()
+    learnt = ((lambda target: target.lexelt in featured) if with_features
+              else (lambda target: False))
     parts_to_featurize = {  # SemCor's targets, then the texts read beside them, by name
-        "semcor": (corpus, sample, (lambda target: target.lexelt in featured) if with_features
-               else (lambda target: False), analyses),
+        "semcor": (corpus, sample, learnt, analyses),
         **{name: (extra, as_lexical_sample(extra, extra.targets), lambda target: True,
                   extra_analyses) for name, (extra, extra_analyses) in extras.items()}}
     featurized_parts = {
