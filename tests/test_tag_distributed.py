@@ -8,6 +8,7 @@ several.
 """
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import signal
@@ -170,6 +171,29 @@ def test_chunks_still_pending_are_cancelled_when_the_run_stops():
     assert next(chunks) == 0
     chunks.close()
     assert [future.number for future in cancelled] == [1, 2, 3, 4]
+
+
+def test_ctrl_c_swallowed_in_a_gc_callback_is_not_reported_and_other_errors_are(monkeypatch):
+    """Dask's scheduler runs a garbage-collection callback in this process: Ctrl-C landing in
+    it is remembered, not printed as "Exception ignored"; anything else still reaches the hook."""
+    reported = []
+    monkeypatch.setattr(sys, "unraisablehook", reported.append)
+
+    def raising(error):
+        def callback(phase, info):
+            raise error
+        gc.callbacks.append(callback)
+        try:
+            gc.collect()
+        finally:
+            gc.callbacks.remove(callback)
+
+    with distributed._ctrl_c_remembered() as pressed:
+        raising(ValueError("not Ctrl-C"))
+        pressed.set()
+        raising(KeyboardInterrupt())
+    assert [type(report.exc_value) for report in reported] == [ValueError, ValueError]
+    assert sys.unraisablehook == reported.append
 
 
 def test_ctrl_c_cancels_the_run_and_leaves_no_output_file(tiny_models, tmp_path):

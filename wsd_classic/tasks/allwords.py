@@ -229,8 +229,8 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
     ready = featurizer if isinstance(featurizer, Featurizer) else featurizer.without_vectors()
     learnt = ((lambda target: target.lexelt in featured) if with_features
               else (lambda target: False))
-    parts_to_featurize = {  # SemCor's targets, then the texts read beside them, by name
-        "semcor": (corpus, sample, learnt, analyses),
+    parts_to_featurize = {  # by TrainingData's field: SemCor's targets, the texts read beside
+        "featurized": (corpus, sample, learnt, analyses),
         **{name: (extra, as_lexical_sample(extra, extra.targets), lambda target: True,
                   extra_analyses) for name, (extra, extra_analyses) in extras.items()}}
     featurized_parts = {
@@ -246,7 +246,6 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
             featurized_parts[name] = FeaturizedCorpus(part_sample, {
                 identifier: {**groups, VECTOR_GROUP: (), **vectors.get(identifier, {})}
                 for identifier, groups in featurized_parts[name].features.items()}, featurizer)
-    featurized = featurized_parts.pop("semcor")
     info = {"training": "SemCor 3.0", "parts": list(parts),
             "training_sha256": registry.tree_sha256(
                 Path(semcor_root), tuple(f"{part}/tagfiles" for part in parts)),
@@ -254,7 +253,7 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
             "multi_sense_lexelts": len(multi_sense),
             "polysemous_lexelts": len(polysemous_lexelts), "unknown_keys": corpus.unknown_keys,
             **({"relatives_cap": relatives_cap} if relatives is not None else {})}
-    return TrainingData(corpus, featurized, info, **featurized_parts)
+    return TrainingData(corpus, info=info, **featurized_parts)
 
 
 def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | None = None,

@@ -23,6 +23,7 @@ import functools
 import logging
 import re
 import signal
+import sys
 import threading
 from collections import deque
 from itertools import islice
@@ -176,7 +177,8 @@ def _ctrl_c_remembered() -> Iterator[threading.Event]:
 
     The scheduler of a LocalCluster runs in this process, with a garbage-collection callback:
     a KeyboardInterrupt raised inside it is swallowed there, so the event is checked again as
-    each chunk comes back.
+    each chunk comes back, and Python's "Exception ignored" report of it is kept off stderr
+    (the run ends with its one line, "interrupted").
     """
     pressed = threading.Event()
     if threading.current_thread() is not threading.main_thread():
@@ -187,11 +189,17 @@ def _ctrl_c_remembered() -> Iterator[threading.Event]:
         pressed.set()
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGINT, interrupted)
+    def unraisable(report):
+        if not (pressed.is_set() and isinstance(report.exc_value, KeyboardInterrupt)):
+            previous_hook(report)
+
+    previous, previous_hook = signal.signal(signal.SIGINT, interrupted), sys.unraisablehook
+    sys.unraisablehook = unraisable
     try:
         yield pressed
     finally:
         signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = previous_hook
 
 
 def in_order(futures: Iterator, window: int, cancel: Callable[[list], None]) -> Iterator:
