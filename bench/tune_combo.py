@@ -7,7 +7,10 @@
 2. Shrinkage: per lexelt, 5 outer folds as ``bench/tune.py`` makes them; on each, the members
    are stacked on the training part once and the combiner fitted with each ``--shrinkages``
    value (``inf``: the default parameters as they are); the top sense is scored on the held-out
-   part. The test set is never read. Writes bench/results/tune_combo.json.
+   part.
+3. Calibration: the expected calibration error of the top sense (15 bins, as ``bin/report``)
+   over the best shrinkage's held-out distributions, pooled over the lexelts.
+The test set is never read. Writes bench/results/tune_combo.json.
 
     python bench/tune_combo.py [--shrinkages 0,1,10,100,inf] [--folds 5] [--jobs 2]
 """
@@ -26,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tune import cv_parser, lexelt_rows, training_corpus  # noqa: E402
 from wsd_classic import systems  # noqa: E402
+from wsd_classic.report.calibration import expected_calibration_error  # noqa: E402
 from wsd_classic.systems.combination import PARAMETERS, fit_params  # noqa: E402
 
 
@@ -54,11 +58,13 @@ def pooled_params(evidences) -> np.ndarray:
 
 
 def lexelt_cv(X, y, weights, gold, folds: int, default: tuple, shrinkages: list[float]):
-    """Correct held-out instances per shrinkage, and the count of instances."""
+    """Correct held-out instances per shrinkage, the count of instances and, per shrinkage,
+    each held-out instance's distribution with the mask of its gold senses."""
     instances = sorted(set(gold))
     correct = np.zeros(len(shrinkages))
+    held_out = [[] for _ in shrinkages]
     if len(instances) < folds:
-        return correct, 0
+        return correct, 0, held_out
     rows_of = {instance: [r for r, g in enumerate(gold) if g == instance] for instance in instances}
     for train_index, test_index in KFold(folds, shuffle=True, random_state=0).split(instances):
         train_rows = [r for i in train_index for r in rows_of[instances[i]]]
@@ -74,7 +80,18 @@ def lexelt_cv(X, y, weights, gold, folds: int, default: tuple, shrinkages: list[
             predicted = model.predict([X[rows[0]] for rows in test_rows])
             correct[column] += sum(sense in {y[r] for r in rows}
                                    for sense, rows in zip(predicted, test_rows))
-    return correct, len(instances)
+            held_out[column] += [
+                (proba, np.isin(model.classes_, [y[r] for r in rows]))
+                for proba, rows in zip(model.predict_proba([X[rows[0]] for rows in test_rows]),
+                                       test_rows)]
+    return correct, len(instances), held_out
+
+
+def held_out_ece(held_out) -> float:
+    """Expected calibration error of the top sense over the held-out distributions."""
+    return expected_calibration_error(
+        np.array([proba.max() for proba, _ in held_out]),
+        np.array([gold[proba.argmax()] for proba, gold in held_out]))
 
 
 def main() -> int:
@@ -93,19 +110,25 @@ def main() -> int:
     start = time.perf_counter()
     outcomes = Parallel(n_jobs=args.jobs)(
         delayed(lexelt_cv)(X, y, w, g, args.folds, default, shrinkages) for X, y, w, g in data)
-    total = sum(n for _, n in outcomes)
-    accuracy = sum(c for c, _ in outcomes) / total
+    total = sum(n for _, n, _ in outcomes)
+    accuracy = sum(c for c, _, _ in outcomes) / total
     results = [{"shrinkage": shrinkage if np.isfinite(shrinkage) else "inf",
                 "accuracy": float(value)} for shrinkage, value in zip(shrinkages, accuracy)]
     for row in results:
         print(f"shrinkage {row['shrinkage']}: CV accuracy {100 * row['accuracy']:.2f}")
     best = max(results, key=lambda row: row["accuracy"])
+    held_out = [pair for _, _, per_shrinkage in outcomes
+                for pair in per_shrinkage[results.index(best)]]
+    calibration = {"shrinkage": best["shrinkage"], "held_out_ece": held_out_ece(held_out),
+                   "instances": len(held_out)}
+    print(f"held-out ECE of the top sense at shrinkage {best['shrinkage']}: "
+          f"{calibration['held_out_ece']:.4f}")
     out = Path(__file__).resolve().parent / "results" / "tune_combo.json"
     out.write_text(json.dumps({
         "folds": args.folds, "default_params": dict(zip(PARAMETERS, default)),
         "pooled_seconds": pooled_seconds,
         "cv_seconds": time.perf_counter() - start, "instances": total,
-        "results": results, "best": best}, indent=2) + "\n")
+        "results": results, "best": best, "calibration": calibration}, indent=2) + "\n")
     print(f"best shrinkage {best['shrinkage']} ({100 * best['accuracy']:.2f}); wrote {out}")
     return 0
 
