@@ -77,13 +77,12 @@ def lexelt_cv(X, y, weights, gold, folds: int, default: tuple, shrinkages: list[
                 model.fit_combiner(*(part[:0] for part in stacked), shrinkage=0.0)
             else:
                 model.fit_combiner(*stacked, shrinkage=shrinkage)
-            predicted = model.predict([X[rows[0]] for rows in test_rows])
-            correct[column] += sum(sense in {y[r] for r in rows}
-                                   for sense, rows in zip(predicted, test_rows))
-            held_out[column] += [
+            fold_held_out = [
                 (proba, np.isin(model.classes_, [y[r] for r in rows]))
                 for proba, rows in zip(model.predict_proba([X[rows[0]] for rows in test_rows]),
                                        test_rows)]
+            correct[column] += sum(gold[proba.argmax()] for proba, gold in fold_held_out)
+            held_out[column] += fold_held_out
     return correct, len(instances), held_out
 
 

@@ -73,6 +73,12 @@ def fixture_vectors():
                               word_vectors.VectorSettings(**FIXTURE_VECTOR_SETTINGS))
 
 
+def plain_row(features: dict) -> dict:
+    """A row's groups with each ``Weighted`` block as its names and values, for ``==``."""
+    return {group: [name if isinstance(name, str) else (name.names, name.values.tolist())
+                    for name in names] for group, names in features.items()}
+
+
 def fixture_embedding():
     from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
 

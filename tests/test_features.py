@@ -9,6 +9,8 @@ from wsd_classic.preprocess.document import ProcessedInstance
 
 import pytest
 
+from conftest import plain_row
+
 
 def make_doc(target=3, sats=()):
     # "He called up his friends . Art was dull ."  (two sentences)
@@ -93,12 +95,6 @@ def test_extract_combines_groups_without_repeats_and_rejects_unknown_groups():
         check_groups(["bow", "ngrams"])
 
 
-def _plain(features: dict) -> dict:
-    """A row's groups with each ``Weighted`` block as its names and values."""
-    return {group: [name if isinstance(name, str) else (name.names, name.values.tolist())
-                    for name in names] for group, names in features.items()}
-
-
 def test_a_table_made_on_two_worker_processes_equals_the_one_made_here(monkeypatch):
     from dataclasses import replace
 
@@ -112,6 +108,6 @@ def test_a_table_made_on_two_worker_processes_equals_the_one_made_here(monkeypat
     featurizer = Featurizer(embedding=fixture_embedding())
     here, forked = featurizer.table(docs, jobs=1), featurizer.table(docs, jobs=2)
     assert list(forked) == [doc.id for doc in docs]
-    assert {key: _plain(features) for key, features in forked.items()} == {
-        key: _plain(features) for key, features in here.items()}
+    assert {key: plain_row(features) for key, features in forked.items()} == {
+        key: plain_row(features) for key, features in here.items()}
     assert featurizer_module._SHARED is None
