@@ -9,7 +9,10 @@
    value (``inf``: the default parameters as they are); the top sense is scored on the held-out
    part.
 3. Calibration: the expected calibration error of the top sense (15 bins, as ``bin/report``)
-   over the best shrinkage's held-out distributions, pooled over the lexelts.
+   over the best shrinkage's held-out distributions, pooled over the lexelts; the top-sense map
+   (``combination.fit_top_sense_map``) fitted on all of them, for the registry; and the error
+   with the map, cross-fitted: the held-out distributions in 5 random parts, each mapped by the
+   curve fitted on the other four.
 The test set is never read. Writes bench/results/tune_combo.json.
 
     python bench/tune_combo.py [--shrinkages 0,1,10,100,inf] [--folds 5] [--jobs 2]
@@ -30,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tune import cv_parser, lexelt_rows, training_corpus  # noqa: E402
 from wsd_classic import systems  # noqa: E402
 from wsd_classic.report.calibration import expected_calibration_error  # noqa: E402
-from wsd_classic.systems.combination import PARAMETERS, fit_params  # noqa: E402
+from wsd_classic.systems.combination import (PARAMETERS, fit_params,  # noqa: E402
+                                             fit_top_sense_map, mapped_top_sense)
 
 
 def lexelt_evidence(X, y, weights):
@@ -86,11 +90,28 @@ def lexelt_cv(X, y, weights, gold, folds: int, default: tuple, shrinkages: list[
     return correct, len(instances), held_out
 
 
+def top_sense(held_out) -> tuple[np.ndarray, np.ndarray]:
+    """The top sense's probability and whether it is right, per held-out distribution."""
+    return (np.array([proba.max() for proba, _ in held_out]),
+            np.array([gold[proba.argmax()] for proba, gold in held_out]))
+
+
 def held_out_ece(held_out) -> float:
     """Expected calibration error of the top sense over the held-out distributions."""
-    return expected_calibration_error(
-        np.array([proba.max() for proba, _ in held_out]),
-        np.array([gold[proba.argmax()] for proba, gold in held_out]))
+    return expected_calibration_error(*top_sense(held_out))
+
+
+def cross_fitted_map_ece(held_out, parts: int = 5) -> float:
+    """The error of the top-sense map on distributions its curve was not fitted on."""
+    part = np.random.default_rng(0).integers(0, parts, len(held_out))
+    mapped = list(held_out)
+    for number in range(parts):
+        curve = fit_top_sense_map(*top_sense([pair for pair, p in zip(held_out, part)
+                                              if p != number]))
+        for index in np.flatnonzero(part == number):
+            proba, gold = held_out[index]
+            mapped[index] = (mapped_top_sense(proba[None, :], curve)[0], gold)
+    return held_out_ece(mapped)
 
 
 def main() -> int:
@@ -118,10 +139,18 @@ def main() -> int:
     best = max(results, key=lambda row: row["accuracy"])
     held_out = [pair for _, _, per_shrinkage in outcomes
                 for pair in per_shrinkage[results.index(best)]]
+    confidence, correct = top_sense(held_out)
     calibration = {"shrinkage": best["shrinkage"], "held_out_ece": held_out_ece(held_out),
+                   "mean_confidence": float(confidence.mean()),
+                   "accuracy": float(correct.mean()),
+                   "top_sense_map": fit_top_sense_map(confidence, correct),
+                   "held_out_ece_mapped": cross_fitted_map_ece(held_out),
                    "instances": len(held_out)}
     print(f"held-out ECE of the top sense at shrinkage {best['shrinkage']}: "
-          f"{calibration['held_out_ece']:.4f}")
+          f"{calibration['held_out_ece']:.4f} (mean probability {confidence.mean():.4f}, right "
+          f"{correct.mean():.4f}); with the top-sense map, cross-fitted: "
+          f"{calibration['held_out_ece_mapped']:.4f}\ntop-sense map "
+          f"{calibration['top_sense_map']}")
     out = Path(__file__).resolve().parent / "results" / "tune_combo.json"
     out.write_text(json.dumps({
         "folds": args.folds, "default_params": dict(zip(PARAMETERS, default)),

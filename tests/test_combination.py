@@ -7,6 +7,7 @@ from wsd_classic.features.weighted import Weighted
 from wsd_classic.systems import combination
 from wsd_classic.systems.base import SenseClassifier
 from wsd_classic.systems.combination import Combination
+from wsd_classic.tasks import catalogue
 
 RIVER, MONEY, SHORE = "bank%1:17:01::", "bank%1:14:00::", "bank%1:17:00::"
 NAMES = tuple(f"gloss={key}" for key in (RIVER, MONEY, SHORE))
@@ -168,3 +169,52 @@ def test_the_engine_gives_a_combination_the_members_trained_before_it(tiny_model
     for item, model in reusing.models.items():
         assert model.models_["svm"] is not svm.models[item]  # a view, the svm left calibrated
         assert np.array_equal(model.predict_proba(rows), alone.models[item].predict_proba(rows))
+
+
+def test_the_top_sense_map_moves_the_top_sense_only_and_keeps_the_answer():
+    # a curve that raises every top probability by 0.1 (capped at 1)
+    curve = tuple(np.minimum(combination.TOP_SENSE_GRID + 0.1, 1.0))
+    proba = np.array([[0.5, 0.3, 0.2, 0.0],     # 0.5 -> 0.6; the others share 0.4 as 3:2
+                      [0.0, 1.0, 0.0, 0.0]])    # everything on one sense: unchanged
+    mapped = combination.mapped_top_sense(proba, curve)
+    assert np.allclose(mapped[0], [0.6, 0.24, 0.16, 0.0])
+    assert np.array_equal(mapped[1], proba[1])
+    assert np.array_equal(combination.mapped_top_sense(proba, ()), proba)
+
+
+def test_the_top_sense_map_leaves_a_row_whose_top_sense_it_would_overturn():
+    lowered = tuple(combination.TOP_SENSE_GRID / 2)
+    proba = np.array([[0.4, 0.35, 0.25],   # 0.4 -> 0.2 would put 0.35 x 0.8 / 0.6 above it
+                      [0.9, 0.05, 0.05]])  # 0.9 -> 0.45, the others 0.275 each: still the top
+    mapped = combination.mapped_top_sense(proba, lowered)
+    assert np.array_equal(mapped[0], proba[0])
+    assert np.allclose(mapped[1], [0.45, 0.275, 0.275])
+    assert (mapped.argmax(axis=1) == proba.argmax(axis=1)).all()
+
+
+def test_the_fitted_top_sense_map_follows_held_out_correctness_monotonically():
+    rng = np.random.default_rng(0)
+    confidence = rng.uniform(0.2, 1.0, 4000)
+    # right more often than the probability says: 0.1 above it
+    correct = rng.uniform(size=4000) < np.minimum(confidence + 0.1, 1.0)
+    curve = np.array(combination.fit_top_sense_map(confidence, correct))
+    assert curve.shape == combination.TOP_SENSE_GRID.shape
+    assert (np.diff(curve) >= 0).all()
+    middle = (combination.TOP_SENSE_GRID >= 0.3) & (combination.TOP_SENSE_GRID <= 0.8)
+    assert np.allclose(curve[middle], combination.TOP_SENSE_GRID[middle] + 0.1, atol=0.06)
+
+
+def test_a_combination_applies_its_top_sense_map_to_every_prediction():
+    X, y = lexelt()
+    plain = systems.make("combo", top_sense_map=()).fit(X, y)
+    lowered = tuple(combination.TOP_SENSE_GRID * 0.9)
+    mapped = systems.make("combo", top_sense_map=lowered).fit(X, y)
+    expected = combination.mapped_top_sense(plain.predict_proba(X), lowered)
+    assert np.allclose(mapped.predict_proba(X), expected)
+    assert not np.allclose(expected, plain.predict_proba(X))
+
+
+def test_only_the_task_whose_held_out_distributions_fitted_the_map_applies_it():
+    fitted_on = catalogue.SENSEVAL2_LS.system_params("combo")["top_sense_map"]
+    assert len(fitted_on) == len(combination.TOP_SENSE_GRID)
+    assert catalogue.SEMCOR.system_params("combo")["top_sense_map"] == ()

@@ -19,3 +19,16 @@ def test_held_out_ece_reads_each_distribution_s_top_sense_against_its_gold_sense
     # a second gold sense counts the top sense right: 4 of 4 at 0.9
     both = np.array([True, True])
     assert tune_combo.held_out_ece([(np.array([0.9, 0.1]), both)] * 4) == pytest.approx(0.1)
+
+
+def test_the_cross_fitted_map_corrects_a_consistent_under_confidence():
+    rng = np.random.default_rng(1)
+    held_out = []
+    for _ in range(3000):
+        top = rng.uniform(0.55, 0.85)
+        proba = np.array([top, 1 - top])
+        right = rng.uniform() < top + 0.1  # right 10 points more often than it says
+        held_out.append((proba, np.array([right, not right])))
+    raw = tune_combo.held_out_ece(held_out)
+    assert raw > 0.07
+    assert tune_combo.cross_fitted_map_ece(held_out) < raw / 2
