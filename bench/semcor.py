@@ -743,7 +743,8 @@ def pooled_defaults(stacked: dict[str, tuple]) -> tuple[float, ...]:
         keep = generator.random(len(evidence[2])) < share
         if keep.any():
             sampled.append(tuple(part[keep] for part in evidence))
-    return tuple(float(value) for value in pooled_params(sampled))
+    pool = TASK.system_params("combo")["pool"]
+    return tuple(float(value) for value in pooled_params(sampled, pool))
 
 
 def _combiner(job: tuple) -> list[float]:

@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
-"""Choose the combination's default weights and shrinkage on the SENSEVAL-2 training data only.
+"""Choose the combination's form, default weights and shrinkage on the SENSEVAL-2 training data
+only.
 
-1. Default parameters: every lexelt's held-out evidence (the combination's own inner folds over
-   all its training instances) is pooled over the lexelts, and the mixture's parameters are
-   fitted to minimise the pooled log-loss.
-2. Shrinkage: per lexelt, 5 outer folds as ``bench/tune.py`` makes them; on each, the members
-   are stacked on the training part once and the combiner fitted with each ``--shrinkages``
-   value (``inf``: the default parameters as they are); the top sense is scored on the held-out
-   part.
+1. Default parameters, for each of ``--pools`` (``combination.POOLS``): every lexelt's held-out
+   evidence (the combination's own inner folds over all its training instances) is pooled over
+   the lexelts, and the pool's parameters are fitted to minimise the pooled log-loss.
+2. Pool and shrinkage: per lexelt, 5 outer folds as ``bench/tune.py`` makes them; on each, the
+   members are stacked on the training part once and the combiner of each pool fitted with each
+   ``--shrinkages`` value (``inf``: the default parameters as they are); the top sense is scored
+   on the held-out part.
 3. Calibration: the expected calibration error of the top sense (15 bins, as ``bin/report``)
-   over the best shrinkage's held-out distributions, pooled over the lexelts; the top-sense map
+   over the best pool and shrinkage's held-out distributions, pooled over the lexelts; the top-sense map
    (``combination.fit_top_sense_map``) fitted on all of them, for the registry; and the error
    with the map, cross-fitted: the held-out distributions in 5 random parts, each mapped by the
    curve fitted on the other four.
 The test set is never read. Writes bench/results/tune_combo.json.
 
-    python bench/tune_combo.py [--shrinkages 0,1,10,100,inf] [--folds 5] [--jobs 2]
+    python bench/tune_combo.py [--pools linear,geometric] [--shrinkages 0,1,10,100,inf]
+                               [--folds 5] [--jobs 2]
 """
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tune import cv_parser, lexelt_rows, training_corpus  # noqa: E402
 from wsd_classic import systems  # noqa: E402
 from wsd_classic.report.calibration import expected_calibration_error  # noqa: E402
-from wsd_classic.systems.combination import (PARAMETERS, fit_params,  # noqa: E402
+from wsd_classic.systems.combination import (LOG_SMOOTHING, POOLS, fit_params,  # noqa: E402
                                              fit_top_sense_map, mapped_top_sense)
 
 
@@ -42,9 +44,9 @@ def lexelt_evidence(X, y, weights):
     return systems.make("combo").fit_members(X, y, weights)
 
 
-def pooled_params(evidences) -> np.ndarray:
-    """The mixture's parameters minimising the log-loss pooled over the lexelts (senses padded
-    to the largest lexelt's count, padding not allowed)."""
+def pooled_params(evidences, pool: str) -> np.ndarray:
+    """The parameters of form ``pool`` minimising the log-loss pooled over the lexelts (senses
+    padded to the largest lexelt's count, padding not allowed)."""
     evidences = [item for item in evidences if len(item[2])]
     width = max(item[0].shape[1] for item in evidences)
     rows = sum(len(item[2]) for item in evidences)
@@ -56,27 +58,28 @@ def pooled_params(evidences) -> np.ndarray:
         evidence[at:end, :lexelt_evidence_.shape[1]] = lexelt_evidence_
         allowed[at:end, :lexelt_allowed.shape[1]] = lexelt_allowed
         truth[at:end], weights[at:end], at = lexelt_truth, lexelt_weights, end
-    start = np.asarray(systems.make("combo").default_params, float)
-    return fit_params(evidence, allowed, truth, weights, np.ones(len(start) - 2, bool), start,
-                      0.0)
+    return fit_params(evidence, allowed, truth, weights, np.ones(evidence.shape[2], bool),
+                      np.asarray(POOLS[pool].start, float), 0.0, pool)
 
 
-def lexelt_cv(X, y, weights, gold, folds: int, default: tuple, shrinkages: list[float]):
-    """Correct held-out instances per shrinkage, the count of instances and, per shrinkage,
-    each held-out instance's distribution with the mask of its gold senses."""
+def lexelt_cv(X, y, weights, gold, folds: int, configurations: list[tuple[str, tuple, float]]):
+    """Correct held-out instances per configuration (pool, its defaults, shrinkage), the count
+    of instances and, per configuration, each held-out instance's distribution with the mask of
+    its gold senses."""
     instances = sorted(set(gold))
-    correct = np.zeros(len(shrinkages))
-    held_out = [[] for _ in shrinkages]
+    correct = np.zeros(len(configurations))
+    held_out = [[] for _ in configurations]
     if len(instances) < folds:
         return correct, 0, held_out
     rows_of = {instance: [r for r, g in enumerate(gold) if g == instance] for instance in instances}
     for train_index, test_index in KFold(folds, shuffle=True, random_state=0).split(instances):
         train_rows = [r for i in train_index for r in rows_of[instances[i]]]
-        model = systems.make("combo", default_params=default)
+        model = systems.make("combo", top_sense_map=())  # the distributions the map is fitted on
         stacked = model.fit_members([X[r] for r in train_rows], [y[r] for r in train_rows],
                                     [weights[r] for r in train_rows])
         test_rows = [rows_of[instances[i]] for i in test_index]
-        for column, shrinkage in enumerate(shrinkages):
+        for column, (pool, default, shrinkage) in enumerate(configurations):
+            model.set_params(pool=pool, default_params=default)
             if np.isinf(shrinkage):
                 model.fit_combiner(*(part[:0] for part in stacked), shrinkage=0.0)
             else:
@@ -116,48 +119,64 @@ def cross_fitted_map_ece(held_out, parts: int = 5) -> float:
 
 def main() -> int:
     parser = cv_parser(__doc__.split("\n")[0])
+    parser.add_argument("--pools", default=",".join(POOLS))
     parser.add_argument("--shrinkages", default="0,1,10,100,inf")
     args = parser.parse_args()
+    pools = args.pools.split(",")
+    unknown = [pool for pool in pools if pool not in POOLS]
+    if unknown:
+        parser.error(f"unknown pool {', '.join(unknown)}; known: {', '.join(POOLS)}")
     shrinkages = [float(value) for value in args.shrinkages.split(",")]
     data = lexelt_rows(training_corpus(args.data_dir, args.jobs),
                        systems.get("combo").feature_groups)
     start = time.perf_counter()
-    default = tuple(float(value) for value in pooled_params(Parallel(n_jobs=args.jobs)(
-        delayed(lexelt_evidence)(X, y, w) for X, y, w, _ in data)))
+    evidences = Parallel(n_jobs=args.jobs)(delayed(lexelt_evidence)(X, y, w) for X, y, w, _ in data)
+    defaults = {pool: tuple(float(value) for value in pooled_params(evidences, pool))
+                for pool in pools}
     pooled_seconds = time.perf_counter() - start
-    print(f"pooled parameters {dict(zip(PARAMETERS, np.round(default, 3)))} "
-          f"({pooled_seconds:.0f}s)", flush=True)
+    for pool, default in defaults.items():
+        print(f"{pool} pool: pooled parameters "
+              f"{dict(zip(POOLS[pool].parameters, np.round(default, 3)))}", flush=True)
+    print(f"({pooled_seconds:.0f}s)", flush=True)
     start = time.perf_counter()
+    configurations = [(pool, defaults[pool], shrinkage) for pool in pools
+                      for shrinkage in shrinkages]
     outcomes = Parallel(n_jobs=args.jobs)(
-        delayed(lexelt_cv)(X, y, w, g, args.folds, default, shrinkages) for X, y, w, g in data)
+        delayed(lexelt_cv)(X, y, w, g, args.folds, configurations) for X, y, w, g in data)
     total = sum(n for _, n, _ in outcomes)
     accuracy = sum(c for c, _, _ in outcomes) / total
-    results = [{"shrinkage": shrinkage if np.isfinite(shrinkage) else "inf",
-                "accuracy": float(value)} for shrinkage, value in zip(shrinkages, accuracy)]
+    results = [{"pool": pool, "shrinkage": shrinkage if np.isfinite(shrinkage) else "inf",
+                "accuracy": float(value)}
+               for (pool, _, shrinkage), value in zip(configurations, accuracy)]
     for row in results:
-        print(f"shrinkage {row['shrinkage']}: CV accuracy {100 * row['accuracy']:.2f}")
+        print(f"{row['pool']} pool, shrinkage {row['shrinkage']}: CV accuracy "
+              f"{100 * row['accuracy']:.2f}")
     best = max(results, key=lambda row: row["accuracy"])
-    held_out = [pair for _, _, per_shrinkage in outcomes
-                for pair in per_shrinkage[results.index(best)]]
+    held_out = [pair for _, _, per_configuration in outcomes
+                for pair in per_configuration[results.index(best)]]
     confidence, correct = top_sense(held_out)
-    calibration = {"shrinkage": best["shrinkage"], "held_out_ece": held_out_ece(held_out),
+    calibration = {"pool": best["pool"], "shrinkage": best["shrinkage"],
+                   "held_out_ece": held_out_ece(held_out),
                    "mean_confidence": float(confidence.mean()),
                    "accuracy": float(correct.mean()),
                    "top_sense_map": fit_top_sense_map(confidence, correct),
                    "held_out_ece_mapped": cross_fitted_map_ece(held_out),
                    "instances": len(held_out)}
-    print(f"held-out ECE of the top sense at shrinkage {best['shrinkage']}: "
-          f"{calibration['held_out_ece']:.4f} (mean probability {confidence.mean():.4f}, right "
-          f"{correct.mean():.4f}); with the top-sense map, cross-fitted: "
-          f"{calibration['held_out_ece_mapped']:.4f}\ntop-sense map "
+    print(f"held-out ECE of the top sense, {best['pool']} pool at shrinkage "
+          f"{best['shrinkage']}: {calibration['held_out_ece']:.4f} (mean probability "
+          f"{confidence.mean():.4f}, right {correct.mean():.4f}); with the top-sense map, "
+          f"cross-fitted: {calibration['held_out_ece_mapped']:.4f}\ntop-sense map "
           f"{calibration['top_sense_map']}")
     out = Path(__file__).resolve().parent / "results" / "tune_combo.json"
     out.write_text(json.dumps({
-        "folds": args.folds, "default_params": dict(zip(PARAMETERS, default)),
-        "pooled_seconds": pooled_seconds,
+        "folds": args.folds,
+        "default_params": {pool: dict(zip(POOLS[pool].parameters, default))
+                           for pool, default in defaults.items()},
+        "log_smoothing": LOG_SMOOTHING, "pooled_seconds": pooled_seconds,
         "cv_seconds": time.perf_counter() - start, "instances": total,
         "results": results, "best": best, "calibration": calibration}, indent=2) + "\n")
-    print(f"best shrinkage {best['shrinkage']} ({100 * best['accuracy']:.2f}); wrote {out}")
+    print(f"best: {best['pool']} pool, shrinkage {best['shrinkage']} "
+          f"({100 * best['accuracy']:.2f}); wrote {out}")
     return 0
 
 

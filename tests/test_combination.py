@@ -67,7 +67,7 @@ def test_the_combination_beats_chance_and_gives_distributions():
     assert np.allclose(proba.sum(axis=1), 1)
     assert (model.predict(X) == np.array(y)).all()
     assert model.members_ == ["svm", "dlist", "lesk-corpus"]
-    assert len(model.mixture_) == len(combination.PARAMETERS)
+    assert len(model.mixture_) == len(combination.POOLS[model.pool].parameters)
 
 
 def test_state_round_trips_with_identical_predictions():
@@ -218,3 +218,42 @@ def test_only_the_task_whose_held_out_distributions_fitted_the_map_applies_it():
     fitted_on = catalogue.SENSEVAL2_LS.system_params("combo")["top_sense_map"]
     assert len(fitted_on) == len(combination.TOP_SENSE_GRID)
     assert catalogue.SEMCOR.system_params("combo")["top_sense_map"] == ()
+
+
+@pytest.mark.parametrize("pool", list(combination.POOLS))
+def test_each_pool_combines_into_distributions_over_the_allowed_senses(pool):
+    X, y = lexelt()
+    model = Combination(pool=pool).fit(X, y)
+    proba = model.predict_proba(X)
+    assert np.allclose(proba.sum(axis=1), 1)
+    assert (model.predict(X) == np.array(y)).all()
+    assert len(model.mixture_) == len(combination.POOLS[pool].parameters)
+
+
+def test_the_geometric_pool_is_a_softmax_of_its_weighted_terms():
+    # one instance, three senses: the svm lacks the third; dlist, lesk-corpus, prior, gloss
+    evidence = np.zeros((1, 3, len(combination.EVIDENCE)))
+    evidence[0, :, 0] = [1.0, 0.0, -np.inf]
+    evidence[0, :, combination.EVIDENCE.index("dlist")] = [0.5, 0.5, 0.0]
+    evidence[0, :, combination.EVIDENCE.index("prior")] = [0.2, 0.3, 0.5]
+    evidence[0, :, combination.EVIDENCE.index("gloss")] = [0.0, 0.4, 0.9]
+    allowed = np.ones((1, 3), dtype=bool)
+    used = np.array([True, True, False, True, True])  # no lesk-corpus
+    weights = np.array([2.0, -1.0, 0.5, 7.0, 1.0, 3.0])  # svm, svm lacks, dlist, lesk, prior, gloss
+    smoothed = np.log(np.array([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5]]) + combination.LOG_SMOOTHING)
+    scores = (np.array([2.0, 0.0, -1.0]) + 0.5 * smoothed[0] + smoothed[1]
+              + 3.0 * np.array([0.0, 0.4, 0.9]))
+    expected = np.exp(scores) / np.exp(scores).sum()
+    proba = combination.mixture(evidence, allowed, weights, used, "geometric")
+    assert np.allclose(proba[0], expected)
+    only_two = combination.mixture(evidence, np.array([[True, True, False]]), weights, used,
+                                   "geometric")
+    assert only_two[0, 2] == 0 and np.isclose(only_two[0].sum(), 1)
+
+
+def test_a_pool_refuses_defaults_of_another_length_and_unknown_pools():
+    X, y = lexelt()
+    with pytest.raises(ValueError, match="geometric pool takes 6 default parameters"):
+        Combination(pool="geometric", default_params=(0, 0, 2, 0, 0, 0, 0)).fit(X, y)
+    with pytest.raises(ValueError, match="linear or geometric"):
+        Combination(pool="harmonic").fit(X, y)
