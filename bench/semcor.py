@@ -44,9 +44,11 @@ and without WordNet's examples counted (bench/results/semcor_svm_prior.json).
 ``--discourse-system`` (default svm): trained once per training set, its distributions pulled
 together at every weight, overall and per part of speech, and the rule that gives each part of
 speech its best weight scored too (bench/results/semcor_<system>_discourse.json).
-``--tune-combo-mixture 1,10,inf`` compares combo's registered mixture defaults (fitted on SENSEVAL-2) with defaults pooled over SemCor's
+``--tune-combo-mixture 1,10,inf`` compares combo's registered mixture defaults with defaults pooled over SemCor's
 held-out evidence, per shrinkage: the members are stacked once per training set and only the
-combiner refitted (bench/results/semcor_combo_mixture.json).
+combiner refitted (bench/results/semcor_combo_mixture.json); with ``--combo-pools
+linear,geometric`` each pool other than the registered one is fitted too, from its own pooled
+defaults (``combination.POOLS``).
 
 ``--mfs-back-offs`` scores ``mfs`` with each back-off for lemmas SemCor never tagged (WordNet's
 first sense, WordNet's database order, alphabetical sense keys) on every dataset beside the
@@ -77,7 +79,7 @@ from tune_combo import pooled_params  # noqa: E402
 
 from wsd_classic import modelstore, settings, systems  # noqa: E402
 from wsd_classic.modelstore import TrainedSystem  # noqa: E402
-from wsd_classic.systems.combination import PARAMETERS  # noqa: E402
+from wsd_classic.systems.combination import POOLS  # noqa: E402
 from wsd_classic.workers import in_workers  # noqa: E402
 from wsd_classic.corpora import registry  # noqa: E402
 from wsd_classic.corpora.model import Lexelt, LexicalSample  # noqa: E402
@@ -732,8 +734,8 @@ def stacked_combo(data: allwords.TrainingData, jobs: int) -> dict[str, tuple]:
     return {item: pair for (item, *_), pair in zip(rows, stacked)}
 
 
-def pooled_defaults(stacked: dict[str, tuple]) -> tuple[float, ...]:
-    """The mixture's parameters minimising the log-loss pooled over a seeded sample of
+def pooled_defaults(stacked: dict[str, tuple], pool: str) -> tuple[float, ...]:
+    """The parameters of form ``pool`` minimising the log-loss pooled over a seeded sample of
     ``POOLED_ROWS`` rows of every lexelt's held-out evidence."""
     evidences = [evidence for _, evidence in stacked.values() if len(evidence[2])]
     share = min(1.0, POOLED_ROWS / sum(len(evidence[2]) for evidence in evidences))
@@ -743,60 +745,68 @@ def pooled_defaults(stacked: dict[str, tuple]) -> tuple[float, ...]:
         keep = generator.random(len(evidence[2])) < share
         if keep.any():
             sampled.append(tuple(part[keep] for part in evidence))
-    pool = TASK.system_params("combo")["pool"]
     return tuple(float(value) for value in pooled_params(sampled, pool))
 
 
 def _combiner(job: tuple) -> list[float]:
     """The mixture a combo (without its members) fits from its evidence, defaults and
     shrinkage (``inf``: the defaults as they are)."""
-    model, evidence, default, shrinkage = job
-    model.set_params(default_params=default, shrinkage=shrinkage)
+    model, evidence, pool, default, shrinkage = job
+    model.set_params(pool=pool, default_params=default, shrinkage=shrinkage)
     if np.isinf(shrinkage):
         evidence, shrinkage = tuple(part[:0] for part in evidence), 0.0
     return model.fit_combiner(*evidence, shrinkage=shrinkage).mixture_
 
 
-def combined(stacked: dict[str, tuple], default: tuple, shrinkage: float, featurizer,
-             jobs: int) -> TrainedSystem:
+def combined(stacked: dict[str, tuple], pool: str, default: tuple, shrinkage: float,
+             featurizer, jobs: int) -> TrainedSystem:
     """The trained combo of the stacked lexelts with each combiner fitted as given."""
     light = {}
     for item, (model, _) in stacked.items():
         light[item] = copy.copy(model)
         del light[item].models_
-    mixtures = in_workers(_combiner, [(light[item], evidence, default, shrinkage)
+    mixtures = in_workers(_combiner, [(light[item], evidence, pool, default, shrinkage)
                                       for item, (_, evidence) in stacked.items()], jobs)
     models = {}
     for (item, (model, _)), mixture in zip(stacked.items(), mixtures):
-        model.set_params(default_params=default, shrinkage=shrinkage)
+        model.set_params(pool=pool, default_params=default, shrinkage=shrinkage)
         model.mixture_ = mixture
         models[item] = model
     return TrainedSystem(TASK.name, "combo", models, featurizer=featurizer, kind=TASK.kind)
 
 
 def tune_combo_mixture(args) -> dict:
-    """combo's mixture on SemCor: its registered (SENSEVAL-2) defaults against defaults pooled
-    over SemCor's held-out evidence, each with per-lexelt fits shrunk to them by each of
-    ``--shrinkages`` (inf: the defaults alone). Held-out SemCor accuracy (the defaults pooled
-    on the training files only) and development F1 (pooled on all of SemCor, the parameters
-    registered when chosen)."""
+    """combo's mixture on SemCor: its registered defaults against defaults pooled over SemCor's
+    held-out evidence, and each other pool of ``--combo-pools`` from its own pooled defaults,
+    each with per-lexelt fits shrunk to them by each of the shrinkages (inf: the defaults
+    alone). Held-out SemCor accuracy (the defaults pooled on the training files only) and
+    development F1 (pooled on all of SemCor, the parameters registered when chosen)."""
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     shrinkages = [float(value) for value in args.tune_combo_mixture.split(",")]
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
                                      featurizer=TASK.featurizer(["combo"], args.data_dir),
                                      jobs=args.jobs)
     registered = tuple(TASK.system_params("combo")["default_params"])
+    registered_pool = TASK.system_params("combo")["pool"]
+    pools = dict.fromkeys([registered_pool, *filter(None, args.combo_pools.split(","))])
+    unknown = [pool for pool in pools if pool not in POOLS]
+    if unknown:
+        raise SystemExit(f"--combo-pools: unknown pool {', '.join(unknown)}; known: "
+                         f"{', '.join(POOLS)}")
     results, pooled = {}, {}
 
     def evaluate(stage: str, stacked: dict, score) -> None:
-        pooled[stage] = pooled_defaults(stacked)
+        pooled[stage] = {pool: pooled_defaults(stacked, pool) for pool in pools}
         print(f"{stage}: pooled defaults {pooled[stage]}", file=sys.stderr, flush=True)
-        for defaults, default in (("registered", registered), (TASK.name, pooled[stage])):
+        candidates = [(registered_pool, "registered", registered),
+                      *((pool, TASK.name, pooled[stage][pool]) for pool in pools)]
+        for pool, defaults, default in candidates:
             for shrinkage in shrinkages:
-                label = f"{defaults} defaults, shrinkage {shrinkage:g}"
-                trained = combined(stacked, default, shrinkage, data.featurized.featurizer,
-                                   args.jobs)
-                results.setdefault(label, {"defaults": defaults, "shrinkage": (
+                label = (f"{defaults} defaults, shrinkage {shrinkage:g}" if pool == registered_pool
+                         else f"{pool} pool, {defaults} defaults, shrinkage {shrinkage:g}")
+                trained = combined(stacked, pool, default, shrinkage,
+                                   data.featurized.featurizer, args.jobs)
+                results.setdefault(label, {"pool": pool, "defaults": defaults, "shrinkage": (
                     shrinkage if np.isfinite(shrinkage) else "inf")})
                 results[label][stage] = score(trained)
                 print(f"{label}: {results[label]}", file=sys.stderr, flush=True)
@@ -810,9 +820,10 @@ def tune_combo_mixture(args) -> dict:
                  trained, systems.get("combo").back_off), development[0], args.jobs)["f1"])
     return {**tuning_result("mixture", results, "combo"), "folds": 1,
             "pooled_rows": POOLED_ROWS,
-            "pooled_defaults": {stage: dict(zip(PARAMETERS, values))
-                                for stage, values in pooled.items()},
-            "registered_defaults": dict(zip(PARAMETERS, registered)),
+            "pooled_defaults": {stage: {pool: dict(zip(POOLS[pool].parameters, values))
+                                        for pool, values in by_pool.items()}
+                                for stage, by_pool in pooled.items()},
+            "registered_defaults": dict(zip(POOLS[registered_pool].parameters, registered)),
             "parameters": TASK.system_params("combo"),
             "wordnet_examples": len(data.examples.sample)}
 
@@ -939,6 +950,9 @@ def main() -> int:
     parser.add_argument("--tune-combo-mixture", metavar="SHRINKAGES",
                         help="instead: combo's registered mixture defaults against defaults "
                              "pooled over SemCor, per shrinkage, e.g. 1,10,inf")
+    parser.add_argument("--combo-pools", default="",
+                        help="with --tune-combo-mixture: the other pools to fit from their own "
+                             "pooled defaults, e.g. geometric")
     parser.add_argument("--tune-discourse", metavar="WEIGHTS",
                         help="instead: --discourse-system's held-out and development scores per "
                              "weight of one sense per discourse, e.g. 0,0.1,0.2")

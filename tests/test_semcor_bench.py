@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from wsd_classic.systems.combination import PARAMETER_BOUNDS, PARAMETERS
+from wsd_classic.systems.combination import POOLS
 from wsd_classic.tasks import allwords
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -20,7 +20,8 @@ import semcor  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
 
 SEMCOR = Path(__file__).parent / "fixtures" / "allwords_semcor"
-DEFAULTS = (-1.0, 2.0, 8.0, -10.0, 7.0, -8.0, 7.5)
+DEFAULTS = {"linear": (-1.0, 2.0, 8.0, -10.0, 7.0, -8.0, 7.5),
+            "geometric": (3.0, -2.0, -0.4, 0.7, -0.4, 4.0)}
 
 
 @pytest.fixture(scope="module")
@@ -35,11 +36,14 @@ def stacked(data):
     return semcor.stacked_combo(data, jobs=1)
 
 
+@pytest.mark.parametrize("pool", list(POOLS))
 @pytest.mark.parametrize("shrinkage", [0.5, 10.0])
-def test_refitted_combiner_is_combos_own_training(data, stacked, shrinkage):
+def test_refitted_combiner_is_combos_own_training(data, stacked, pool, shrinkage):
     trained = allwords.train_system(
-        "combo", data, params={"default_params": DEFAULTS, "shrinkage": shrinkage})
-    refitted = semcor.combined(stacked, DEFAULTS, shrinkage, data.featurized.featurizer, 1)
+        "combo", data, params={"pool": pool, "default_params": DEFAULTS[pool],
+                               "shrinkage": shrinkage})
+    refitted = semcor.combined(stacked, pool, DEFAULTS[pool], shrinkage,
+                               data.featurized.featurizer, 1)
     assert set(refitted.models) == set(trained.models)
     fitted = [item for item, (_, evidence) in stacked.items() if len(evidence[2])]
     assert fitted, "the fixture must give some lexelt held-out evidence"
@@ -49,15 +53,18 @@ def test_refitted_combiner_is_combos_own_training(data, stacked, shrinkage):
 
 
 def test_infinite_shrinkage_keeps_the_defaults(data, stacked):
-    refitted = semcor.combined(stacked, DEFAULTS, np.inf, data.featurized.featurizer, 1)
-    assert all(model.mixture_ == pytest.approx(DEFAULTS) for model in refitted.models.values())
+    refitted = semcor.combined(stacked, "linear", DEFAULTS["linear"], np.inf,
+                               data.featurized.featurizer, 1)
+    assert all(model.mixture_ == pytest.approx(DEFAULTS["linear"])
+               for model in refitted.models.values())
 
 
-def test_pooled_defaults_are_within_bounds_and_reproducible(stacked):
-    pooled = semcor.pooled_defaults(stacked)
-    assert len(pooled) == len(PARAMETERS)
-    assert all(low <= value <= high for value, (low, high) in zip(pooled, PARAMETER_BOUNDS))
-    assert semcor.pooled_defaults(stacked) == pooled
+@pytest.mark.parametrize("pool", list(POOLS))
+def test_pooled_defaults_are_within_bounds_and_reproducible(stacked, pool):
+    pooled = semcor.pooled_defaults(stacked, pool)
+    assert len(pooled) == len(POOLS[pool].parameters)
+    assert all(low <= value <= high for value, (low, high) in zip(pooled, POOLS[pool].bounds))
+    assert semcor.pooled_defaults(stacked, pool) == pooled
 
 
 @pytest.mark.parametrize("group", ["emb", "gloss"])
