@@ -44,9 +44,9 @@ and without WordNet's examples counted (bench/results/semcor_svm_prior.json).
 ``--discourse-system`` (default svm): trained once per training set, its distributions pulled
 together at every weight, overall and per part of speech, and the rule that gives each part of
 speech its best weight scored too (bench/results/semcor_<system>_discourse.json).
-``--tune-combo-mixture 1,10,inf`` compares combo's registered mixture defaults with defaults pooled over SemCor's
-held-out evidence, per shrinkage: the members are stacked once per training set and only the
-combiner refitted (bench/results/semcor_combo_mixture.json); with ``--combo-pools
+``--tune-combo-mixture 1,10,inf`` compares combo's registered mixture defaults with defaults
+pooled over SemCor's held-out evidence, per shrinkage: the members are stacked once per training
+set and only the combiner refitted (bench/results/semcor_combo_mixture.json); with ``--combo-pools
 linear,geometric`` each pool other than the registered one is fitted too, from its own pooled
 defaults (``combination.POOLS``).
 

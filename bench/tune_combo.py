@@ -10,10 +10,10 @@ only.
    ``--shrinkages`` value (``inf``: the default parameters as they are); the top sense is scored
    on the held-out part.
 3. Calibration: the expected calibration error of the top sense (15 bins, as ``bin/report``)
-   over the best pool and shrinkage's held-out distributions, pooled over the lexelts; the top-sense map
-   (``combination.fit_top_sense_map``) fitted on all of them, for the registry; and the error
-   with the map, cross-fitted: the held-out distributions in 5 random parts, each mapped by the
-   curve fitted on the other four.
+   over the best pool and shrinkage's held-out distributions, pooled over the lexelts; the
+   top-sense map (``combination.fit_top_sense_map``) fitted on all of them, for the registry;
+   and the error with the map, cross-fitted: the held-out distributions in 5 random parts, each
+   mapped by the curve fitted on the other four.
 The test set is never read. Writes bench/results/tune_combo.json.
 
     python bench/tune_combo.py [--pools linear,geometric] [--shrinkages 0,1,10,100,inf]
