@@ -38,7 +38,7 @@ sense ids are not WordNet keys, only svm and dlist (and the prior) are combined.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -210,7 +210,7 @@ def fit_top_sense_map(confidence: np.ndarray, correct: np.ndarray) -> tuple[floa
     return tuple(round(float(value), 4) for value in curve.predict(TOP_SENSE_GRID))
 
 
-def mapped_top_sense(proba: np.ndarray, top_sense_map: tuple[float, ...]) -> np.ndarray:
+def mapped_top_sense(proba: np.ndarray, top_sense_map: Sequence[float]) -> np.ndarray:
     """``proba`` with each row's top sense given the probability the curve ``top_sense_map``
     (values at ``TOP_SENSE_GRID``) maps it to, the other senses scaled to share the rest; rows
     where the top sense holds everything, or would no longer be the top, stay as they are."""
@@ -224,7 +224,8 @@ def mapped_top_sense(proba: np.ndarray, top_sense_map: tuple[float, ...]) -> np.
     scale = np.divide(1.0 - mapped, rest, out=np.ones_like(rest), where=rest > 0)
     result = proba * scale[:, None]
     result[rows, top] = mapped
-    runner_up = np.sort(result, axis=1)[:, -2] if proba.shape[1] > 1 else np.zeros(len(proba))
+    runner_up = (np.partition(result, -2, axis=1)[:, -2] if proba.shape[1] > 1
+                 else np.zeros(len(proba)))
     keep = (rest <= 0) | (runner_up >= mapped)
     result[keep] = proba[keep]
     return result
@@ -408,7 +409,7 @@ class Combination(SenseClassifier):
         evidence = self._evidence(X, self._member_rows(X), self.models_, self.prior_)
         return mapped_top_sense(
             mixture(evidence, allowed, np.asarray(self.mixture_), self._used(), self.pool),
-            tuple(self.top_sense_map))
+            self.top_sense_map)
 
     def get_state(self) -> tuple[dict, dict[str, np.ndarray]]:
         meta, arrays = super().get_state()
