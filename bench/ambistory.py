@@ -18,10 +18,14 @@ the ROC curve. Dev and test are not read. Writes bench/results/ambistory_support
 ``--ceiling`` (after a run without it) measures what bounds the rater
 (``benchmarks.ambistory_ceiling``): the shares of the ratings' variance that the setup, the
 meaning, the ending and their interaction take, on train and dev; how well each of the saved
-rater's components follows the humans' (held out on train, the chosen folds; on dev); the dev
-figures of a rater told which meaning each ending supports and nothing else; and the saved
-rater's dev figures with the cuts that suit dev best (a bound on the integer step, fitted on
-dev: it chooses nothing). Writes bench/results/ambistory_ceiling.json.
+rater's components follows the humans' (held out on train, the chosen folds; on dev), and how
+often it pairs a setup's two endings with its two meanings as they do; the dev figures of a
+rater told which meaning each ending supports and nothing else; the saved rater's setting
+fitted again with one more column, told which meaning each ending supports beyond the meaning
+effect (the interaction's sign) or told the meaning effect, exact or blurred to agreements
+0.3-0.7 (three noise draws each); and the saved rater's dev figures with the cuts that suit
+dev best (a bound on the integer step, fitted on dev: it chooses nothing). All of these read
+dev's ratings: they bound, and choose nothing. Writes bench/results/ambistory_ceiling.json.
 
     python bench/ambistory.py --models-dir DIR [--data-dir DIR] [--out-dir DIR] [--jobs N]
                               [--support-trial | --ceiling]
@@ -119,7 +123,11 @@ def ceiling(data_dir, models: Path, jobs: int, started: float) -> None:
         "rater_component_rho": {
             name: ambistory_ceiling.component_agreement(split.samples, predicted[name])
             for name, split in zip(predicted, (train, dev))},
+        "rater_pairing_agreement": {
+            name: ambistory_ceiling.pairing_agreement(split.samples, predicted[name])
+            for name, split in zip(predicted, (train, dev))},
         "role_oracle_dev": ambistory_ceiling.role_oracle(train.samples, dev.samples),
+        "told_rater_dev": told_raters(refit_params(rater), rater.groups, train, dev),
         "rater_dev": ambistory.score_split(dev, rater.predict_ratings(dev.matrix)).as_dict(),
         "rater_dev_with_cuts_fitted_on_dev": {
             "cuts": list(dev_cuts), **ambistory.score_split(dev, ambistory.as_integers(
@@ -132,13 +140,43 @@ def ceiling(data_dir, models: Path, jobs: int, started: float) -> None:
     for name, agreement in figures["rater_component_rho"].items():
         print(f"rater, {name}: rho per component " + ", ".join(
             f"{part} {'n/a' if rho is None else f'{rho:.3f}'}" for part, rho in agreement.items()))
-    for label in ("role_oracle_dev", "rater_dev", "rater_dev_with_cuts_fitted_on_dev"):
-        print(f"{label}: rho {ambistory.rho_text(figures[label])} "
-              f"accuracy {figures[label]['accuracy']:.3f}")
+    for name, share in figures["rater_pairing_agreement"].items():
+        print(f"rater, {name}: endings paired with meanings as the humans do in {share:.3f} "
+              "of the setups")
+    shown = {label: figures[label] for label in
+             ("role_oracle_dev", "rater_dev", "rater_dev_with_cuts_fitted_on_dev")}
+    shown.update((f"rater told {told}, dev", outcome)
+                 for told, outcome in figures["told_rater_dev"].items())
+    for label, outcome in shown.items():
+        print(f"{label}: rho {ambistory.rho_text(outcome)} accuracy {outcome['accuracy']:.3f}")
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "ambistory_ceiling.json").write_text(
         json.dumps(figures, indent=2, sort_keys=True) + "\n")
     print(f"bench/results/ambistory_ceiling.json written ({figures['seconds']:.0f}s)")
+
+
+def told_raters(params: dict, groups: tuple[str, ...], train: ambistory.FeaturizedSplit,
+                dev: ambistory.FeaturizedSplit) -> dict[str, dict]:
+    """Dev figures of the rater told each oracle column (``ambistory_ceiling.oracle_column``),
+    and told the meaning effect blurred to each of ``BLURRED_AGREEMENTS`` (mean over
+    ``BLUR_SEEDS``, the train and dev draws apart)."""
+    outcomes = {}
+    for component in ("pairing", "meaning"):
+        outcomes[component] = ambistory_ceiling.told_rater(
+            params, groups, train, dev, ambistory_ceiling.oracle_column(train.samples, component),
+            ambistory_ceiling.oracle_column(dev.samples, component))
+    meanings = {name: ambistory_ceiling.oracle_column(split.samples, "meaning")
+                for name, split in (("train", train), ("dev", dev))}
+    for agreement in ambistory_ceiling.BLURRED_AGREEMENTS:
+        draws = [ambistory_ceiling.told_rater(
+            params, groups, train, dev,
+            ambistory_ceiling.blurred(train.samples, meanings["train"], agreement, seed),
+            ambistory_ceiling.blurred(dev.samples, meanings["dev"], agreement, seed + 1000))
+            for seed in ambistory_ceiling.BLUR_SEEDS]
+        outcomes[f"meaning effect at agreement {agreement}"] = {
+            name: float(np.mean([draw[name] for draw in draws]))
+            for name in ("spearman", "accuracy", "samples")}
+    return outcomes
 
 
 if __name__ == "__main__":

@@ -88,3 +88,73 @@ def test_the_role_oracle_answers_each_role_its_training_mean():
     # A role the training samples lack gets their overall mean: all ties here, all 2.
     only_ties = [sample for sample in train if sample.precontext == "Pre 1."]
     assert ceiling.role_oracle(only_ties, train)["role_means"] == {"open": 2.0, "tie": 2.0}
+
+
+def test_pairing_agreement_counts_setups_whose_endings_go_with_the_humans_meanings():
+    samples = _samples()
+    ratings = np.array([sample.average for sample in samples])
+    assert ceiling.pairing_agreement(samples, ratings) == 1.0
+    parts = ceiling.components(ratings, ceiling.complete_tables(samples))
+    swapped = ratings - 2 * np.nan_to_num(parts["interaction"])  # each ending the other meaning
+    assert ceiling.pairing_agreement(samples, swapped) == 0.0
+    # setup 1 shows no pairing (rated 2 throughout) and setup 2 is incomplete: one setup counts
+    only_flat = [sample for sample in samples if sample.precontext != "Pre 0."]
+    assert np.isnan(ceiling.pairing_agreement(only_flat, np.arange(len(only_flat), dtype=float)))
+
+
+def test_oracle_columns_hold_the_pairing_sign_and_the_meaning_effect():
+    samples = _samples()
+    assert ceiling.oracle_column(samples, "pairing")[:6].tolist() == [0, 1, -1, 0, -1, 1]
+    assert ceiling.oracle_column(samples, "meaning")[:6] == pytest.approx([1, 1, 1, -1, -1, -1])
+    assert (ceiling.oracle_column(samples, "meaning")[12:] == 0).all()  # incomplete setup
+    with pytest.raises(ValueError):
+        ceiling.oracle_column(samples, "setup")
+
+
+def _many_setups(count):
+    """``count`` complete setups, each meaning effect +-(setup % 3 + 1) / 2."""
+    samples = []
+    for setup in range(count):
+        effect = (setup % 3 + 1) / 2 * (1 if setup % 2 else -1)
+        for meaning, sign in (("a", 1), ("b", -1)):
+            for ending in ("", "E1.", "E2."):
+                samples.append(_sample(f"{setup}{meaning}{ending}", setup, meaning, ending,
+                                       3.0 + sign * round(effect)))
+    return samples
+
+
+def test_a_blurred_meaning_effect_keeps_the_agreement_asked_and_opposes_the_two_meanings():
+    samples = _many_setups(3000)
+    effect = ceiling.oracle_column(samples, "meaning")
+    for agreement in (0.3, 0.7):
+        draws = [ceiling.blurred(samples, effect, agreement, seed) for seed in range(5)]
+        assert np.mean([np.corrcoef(noisy, effect)[0, 1] for noisy in draws]) == pytest.approx(
+            agreement, abs=0.03)
+        assert draws[0][:3] == pytest.approx(-draws[0][3:6])  # the setup's two meanings
+    assert not np.allclose(ceiling.blurred(samples, effect, 0.5, seed=0),
+                           ceiling.blurred(samples, effect, 0.5, seed=1))
+
+
+def test_a_rater_told_the_ratings_meaning_effect_scores_above_one_told_noise():
+    from collections import Counter
+
+    from wsd_classic.benchmarks.ambistory import FEATURES, FeaturizedSplit
+
+    samples = _many_setups(120)
+    for index, sample in enumerate(samples):  # homonyms for the folds
+        samples[index] = AmbiStorySample(sample.id, f"word{index // 12}", sample.judged_meaning,
+                                         sample.precontext, sample.sentence, sample.ending, "",
+                                         sample.choices)
+    train, dev = samples[:480], samples[480:]
+    split = {name: FeaturizedSplit(part, np.zeros((len(part), len(FEATURES))), Counter(), [])
+             for name, part in (("train", train), ("dev", dev))}
+    params = {"model": "ridge", "alpha": 1.0}
+    told = ceiling.told_rater(params, ("ending",), split["train"], split["dev"],
+                              ceiling.oracle_column(train, "meaning"),
+                              ceiling.oracle_column(dev, "meaning"))
+    rng = np.random.default_rng(0)
+    noise = ceiling.told_rater(params, ("ending",), split["train"], split["dev"],
+                               rng.normal(size=len(train)), rng.normal(size=len(dev)))
+    assert told["samples"] == len(dev)
+    assert told["spearman"] > 0.9 and told["accuracy"] > 0.9
+    assert told["spearman"] > noise["spearman"] + 0.5

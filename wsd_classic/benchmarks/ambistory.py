@@ -999,12 +999,13 @@ def homonym_folds(samples: Sequence[AmbiStorySample], seed: int | None = None
 
 
 def held_out_predictions(params: dict, groups: tuple[str, ...], train: FeaturizedSplit,
-                         folds: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+                         folds: Sequence[tuple[np.ndarray, np.ndarray]],
+                         rater_class: type[PlausibilityRater] = PlausibilityRater) -> np.ndarray:
     """Each training sample's real-valued rating from a rater fitted on the other folds."""
     ratings, values = _ratings(train), np.empty(len(train.samples))
     for fitted, held in folds:
-        rater = PlausibilityRater(**{**params, "groups": groups}).fit(train.matrix[fitted],
-                                                                     ratings[fitted])
+        rater = rater_class(**{**params, "groups": groups}).fit(train.matrix[fitted],
+                                                               ratings[fitted])
         values[held] = rater.predict(train.matrix[held])
     return values
 

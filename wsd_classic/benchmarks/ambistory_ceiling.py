@@ -7,15 +7,24 @@ two-way analysis of variance, into the setup's mean, the **meaning** effect (one
 higher whatever the ending), the **ending** effect (one ending rated higher whatever the
 meaning) and their **interaction** (which meaning an ending supports). For a balanced table the
 four parts' sums of squares add up to the ratings' own around their grand mean.
+
+The component oracles ask what a rater would need: the saved rater's setting fitted again with
+one more column holding a human component (which meaning each ending supports, or the meaning
+effect itself, or that effect blurred to a given agreement), cross-validated on train as the
+rater was chosen and scored on dev. They read dev's ratings, so they bound; they choose nothing.
 """
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 from scipy.stats import spearmanr
 
+from wsd_classic.benchmarks.ambistory import (FeaturizedSplit, PlausibilityRater, as_integers,
+                                             fit_cuts, held_out_predictions, homonym_folds,
+                                             score_split)
 from wsd_classic.corpora.ambistory import AmbiStorySample
 from wsd_classic.scoring.ambistory import score_ambistory
 
@@ -59,6 +68,10 @@ def components(values: np.ndarray, tables: Sequence[np.ndarray]) -> dict[str, np
     return parts
 
 
+def _human_components(samples: Sequence[AmbiStorySample]) -> dict[str, np.ndarray]:
+    return components(np.array([sample.average for sample in samples]), complete_tables(samples))
+
+
 def variance_shares(samples: Sequence[AmbiStorySample]) -> dict:
     """Each component's share of the mean ratings' sum of squares, over the complete setups."""
     tables = complete_tables(samples)
@@ -74,9 +87,8 @@ def component_agreement(samples: Sequence[AmbiStorySample], predicted: np.ndarra
                         ) -> dict[str, float | None]:
     """Spearman's rho between each component of ``predicted`` and of the mean ratings, over
     the complete setups (None where either is constant)."""
-    tables = complete_tables(samples)
-    truth = components(np.array([sample.average for sample in samples]), tables)
-    guess = components(predicted, tables)
+    truth = _human_components(samples)
+    guess = components(predicted, complete_tables(samples))
     agreement = {}
     for name in COMPONENTS:
         rated = ~np.isnan(truth[name])
@@ -120,3 +132,72 @@ def role_oracle(train: Sequence[AmbiStorySample], scored: Sequence[AmbiStorySamp
                    for sample, role in zip(scored, roles(scored))}
     score = score_ambistory(predictions, {sample.id: sample.choices for sample in scored})
     return {"role_means": means, **score.as_dict()}
+
+
+def pairing_agreement(samples: Sequence[AmbiStorySample], predicted: np.ndarray) -> float:
+    """The share of complete setups whose two endings ``predicted`` pairs with the two meanings
+    as the humans' ratings do: the sign of the interaction's contrast between the two endings
+    (a setup whose ratings show none left out)."""
+    truth, guess = _human_components(samples)["interaction"], components(
+        predicted, complete_tables(samples))["interaction"]
+    agreements = []
+    for table in complete_tables(samples):
+        ended = [column for column in range(ENDINGS) if samples[table[0, column]].ending]
+        if len(ended) != 2:  # a setup told with three endings has no one pairing
+            continue
+        first, second = table[0, ended[0]], table[0, ended[1]]
+        human = truth[first] - truth[second]
+        if human:
+            agreements.append(np.sign(guess[first] - guess[second]) == np.sign(human))
+    return float(np.mean(agreements)) if agreements else float("nan")
+
+
+def oracle_column(samples: Sequence[AmbiStorySample], component: str) -> np.ndarray:
+    """What a rater is told: ``pairing``, the sign of the interaction (which meaning each story
+    supports beyond the meaning and ending effects), or ``meaning``, the meaning effect; 0 for a
+    sample outside the complete setups."""
+    parts = _human_components(samples)
+    if component == "pairing":
+        return np.sign(np.nan_to_num(parts["interaction"]))
+    if component == "meaning":
+        return np.nan_to_num(parts["meaning"])
+    raise ValueError(f"unknown component {component!r}")
+
+
+def blurred(samples: Sequence[AmbiStorySample], column: np.ndarray, agreement: float,
+            seed: int) -> np.ndarray:
+    """``column`` (the meaning effect) plus noise that leaves the sum correlated ``agreement``
+    with the effect: one normal draw per setup, of opposite signs for its two meanings."""
+    generator = np.random.default_rng(seed)
+    draws: dict[tuple, tuple[str, float]] = {}
+    noise = np.empty(len(samples))
+    for index, sample in enumerate(samples):
+        first, draw = draws.setdefault(sample.setup, (sample.judged_meaning, generator.normal()))
+        noise[index] = draw if sample.judged_meaning == first else -draw
+    return column + np.sqrt(1 / agreement ** 2 - 1) * column.std() * noise
+
+
+# The agreements of a blurred meaning effect the oracles try, and the noise draws each averages.
+BLURRED_AGREEMENTS = (0.3, 0.4, 0.5, 0.6, 0.7)
+BLUR_SEEDS = (0, 1, 2)
+
+
+class ToldRater(PlausibilityRater):
+    """A ``PlausibilityRater`` that also reads the matrix's last column, an oracle's."""
+
+    def _columns(self, matrix: np.ndarray) -> np.ndarray:
+        return np.hstack([super()._columns(matrix[:, :-1]), matrix[:, -1:]])
+
+
+def told_rater(params: dict, groups: tuple[str, ...], train: FeaturizedSplit,
+               dev: FeaturizedSplit, train_column: np.ndarray, dev_column: np.ndarray) -> dict:
+    """The dev figures of the rater ``params`` also told ``*_column``: its cuts fitted on
+    held-out predictions of train (the folds that chose the rater), as the rater's own are."""
+    told = replace(train, matrix=np.hstack([train.matrix, train_column[:, None]]))
+    held_out = held_out_predictions(params, groups, told, homonym_folds(train.samples),
+                                    ToldRater)
+    values = ToldRater(**params, groups=groups).fit(
+        told.matrix, np.array([sample.average for sample in train.samples])).predict(
+        np.hstack([dev.matrix, dev_column[:, None]]))
+    integers = as_integers(values, "thresholds", None, fit_cuts(held_out, train))
+    return score_split(dev, integers).as_dict()
