@@ -68,14 +68,15 @@ def components(values: np.ndarray, tables: Sequence[np.ndarray]) -> dict[str, np
     return parts
 
 
-def _human_components(samples: Sequence[AmbiStorySample]) -> dict[str, np.ndarray]:
-    return components(np.array([sample.average for sample in samples]), complete_tables(samples))
+def _human_components(samples: Sequence[AmbiStorySample], tables: Sequence[np.ndarray]
+                      ) -> dict[str, np.ndarray]:
+    return components(np.array([sample.average for sample in samples]), tables)
 
 
 def variance_shares(samples: Sequence[AmbiStorySample]) -> dict:
     """Each component's share of the mean ratings' sum of squares, over the complete setups."""
     tables = complete_tables(samples)
-    parts = components(np.array([sample.average for sample in samples]), tables)
+    parts = _human_components(samples, tables)
     squares = {name: float(np.nansum(part ** 2)) for name, part in parts.items()}
     total = sum(squares.values())
     return {"setups": len(tables), "samples": MEANINGS * ENDINGS * len(tables),
@@ -87,8 +88,8 @@ def component_agreement(samples: Sequence[AmbiStorySample], predicted: np.ndarra
                         ) -> dict[str, float | None]:
     """Spearman's rho between each component of ``predicted`` and of the mean ratings, over
     the complete setups (None where either is constant)."""
-    truth = _human_components(samples)
-    guess = components(predicted, complete_tables(samples))
+    tables = complete_tables(samples)
+    truth, guess = _human_components(samples, tables), components(predicted, tables)
     agreement = {}
     for name in COMPONENTS:
         rated = ~np.isnan(truth[name])
@@ -138,10 +139,11 @@ def pairing_agreement(samples: Sequence[AmbiStorySample], predicted: np.ndarray)
     """The share of complete setups whose two endings ``predicted`` pairs with the two meanings
     as the humans' ratings do: the sign of the interaction's contrast between the two endings
     (a setup whose ratings show none left out)."""
-    truth, guess = _human_components(samples)["interaction"], components(
-        predicted, complete_tables(samples))["interaction"]
+    tables = complete_tables(samples)
+    truth = _human_components(samples, tables)["interaction"]
+    guess = components(predicted, tables)["interaction"]
     agreements = []
-    for table in complete_tables(samples):
+    for table in tables:
         ended = [column for column in range(ENDINGS) if samples[table[0, column]].ending]
         if len(ended) != 2:  # a setup told with three endings has no one pairing
             continue
@@ -156,7 +158,7 @@ def oracle_column(samples: Sequence[AmbiStorySample], component: str) -> np.ndar
     """What a rater is told: ``pairing``, the sign of the interaction (which meaning each story
     supports beyond the meaning and ending effects), or ``meaning``, the meaning effect; 0 for a
     sample outside the complete setups."""
-    parts = _human_components(samples)
+    parts = _human_components(samples, complete_tables(samples))
     if component == "pairing":
         return np.sign(np.nan_to_num(parts["interaction"]))
     if component == "meaning":
