@@ -84,16 +84,16 @@ from wsd_classic.workers import in_workers  # noqa: E402
 from wsd_classic.corpora import registry  # noqa: E402
 from wsd_classic.corpora.model import Lexelt, LexicalSample  # noqa: E402
 from wsd_classic.corpora.wordnet_examples import read_wordnet_examples  # noqa: E402
-from wsd_classic.systems.first_sense import wordnet_senses  # noqa: E402
+from wsd_classic.wordnet import wordnet_senses  # noqa: E402
 from wsd_classic.corpora.raganato import read_raganato_key  # noqa: E402
 from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE  # noqa: E402
 from wsd_classic.scoring.raganato import score_raganato  # noqa: E402
 from wsd_classic.systems.first_sense import database_first_sense, first_sense  # noqa: E402
-from wsd_classic.features import gloss, word_vectors  # noqa: E402
+from wsd_classic.features import gloss  # noqa: E402
 from wsd_classic.features.weighted import Weighted  # noqa: E402
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule  # noqa: E402
 from wsd_classic.features.featurizer import ContextRule, Featurizer  # noqa: E402
-from wsd_classic.tasks import allwords, catalogue, engine  # noqa: E402
+from wsd_classic.tasks import allwords, catalogue, engine, vector_corpus  # noqa: E402
 from wsd_classic.corpora.allwords import AllWordsCorpus, read_raganato_corpus  # noqa: E402
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets  # noqa: E402
 from wsd_classic.tasks.engine import FeaturizedCorpus  # noqa: E402
@@ -114,8 +114,8 @@ def peak_memory_mb() -> dict[str, float]:
 def train_all(semcor_root: Path, names: list[str], models_root: Path, jobs: int) -> dict:
     trainable = [name for name in names if systems.get(name).estimator is not None]
     started = time.perf_counter()
-    data = allwords.prepare_training(semcor_root, featurizer=TASK.featurizer_later(trainable),
-                                     jobs=jobs)
+    data = allwords.prepare_training(
+        semcor_root, featurizer=vector_corpus.featurizer_later(TASK, trainable), jobs=jobs)
     report = {"prepare_seconds": time.perf_counter() - started, "info": data.info, "systems": {}}
     for name in trainable:
         started = time.perf_counter()
@@ -266,7 +266,7 @@ def tune_embeddings(args) -> dict:
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     semcor_root = registry.locate(TASK.dataset, args.data_dir)
     vector_settings = TASK.embedding.vectors.replaced(args.vectors)
-    vectors = word_vectors.obtain(vector_settings, args.data_dir)
+    vectors = vector_corpus.obtain(vector_settings, args.data_dir)
     out = RESULTS / "semcor_emb.json"
     rows = json.loads(out.read_text())["rows"] if out.is_file() else []
     for setting in args.tune_emb.split(","):
@@ -338,7 +338,8 @@ def tune_scale(args) -> dict:
     scales = [float(value) for value in values.split(",")]
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
-                                     featurizer=TASK.featurizer(["svm"], args.data_dir),
+                                     featurizer=vector_corpus.featurizer(
+                                         TASK, ["svm"], args.data_dir),
                                      jobs=args.jobs)
     results = {f"{scale:g}": {"scale": scale} for scale in scales}
     result = {**tuning_result(f"{group}_scale", results), "folds": args.folds,
@@ -419,8 +420,9 @@ def compare_systems(args, setting: str, settings: dict[str, tuple[str, dict]]):
     of each ``(system, train_system arguments)`` of ``settings``, by label; and the data."""
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
-                                     featurizer=TASK.featurizer(
-                                         [name for name, _ in settings.values()], args.data_dir),
+                                     featurizer=vector_corpus.featurizer(
+                                         TASK, [name for name, _ in settings.values()],
+                                         args.data_dir),
                                      with_definitions=any("wordnet_definitions" in overrides
                                                           for _, overrides in settings.values()),
                                      relatives_cap=args.relatives_cap if any(
@@ -449,7 +451,8 @@ def tune_discourse(args) -> dict:
     name = args.discourse_system
     weights = [f"{float(value):g}" for value in args.tune_discourse.split(",")]
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
-                                     featurizer=TASK.featurizer([name], args.data_dir),
+                                     featurizer=vector_corpus.featurizer(
+                                         TASK, [name], args.data_dir),
                                      jobs=args.jobs)
 
     def right_counts(trained, corpus: AllWordsCorpus,
@@ -559,7 +562,8 @@ def tune_combo_unseen(args) -> dict:
     and the difference as a share of all the targets."""
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)[0]
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
-                                     featurizer=TASK.featurizer(["combo"], args.data_dir),
+                                     featurizer=vector_corpus.featurizer(
+                                         TASK, ["combo"], args.data_dir),
                                      jobs=args.jobs)
     combo = TASK.system_params("combo")
     settings = {"combo": combo, "combo unseen senses": {**combo, "unseen_senses": True}}
@@ -613,7 +617,8 @@ def tune_example_lexelts(args) -> dict:
     name = args.tune_example_lexelts
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)[0]
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
-                                     featurizer=TASK.featurizer([name], args.data_dir),
+                                     featurizer=vector_corpus.featurizer(
+                                         TASK, [name], args.data_dir),
                                      jobs=args.jobs)
     rules = EXAMPLE_LEXELT_RULES
 
@@ -784,7 +789,8 @@ def tune_combo_mixture(args) -> dict:
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     shrinkages = [float(value) for value in args.tune_combo_mixture.split(",")]
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
-                                     featurizer=TASK.featurizer(["combo"], args.data_dir),
+                                     featurizer=vector_corpus.featurizer(
+                                         TASK, ["combo"], args.data_dir),
                                      jobs=args.jobs)
     registered = tuple(TASK.system_params("combo")["default_params"])
     registered_pool = TASK.system_params("combo")["pool"]

@@ -88,11 +88,11 @@ def fixture_embedding():
 @pytest.fixture(scope="session", autouse=True)
 def tasks_read_fixture_vectors():
     """Tasks that read word vectors get the fixtures'."""
-    from wsd_classic.features import word_vectors
+    from wsd_classic.tasks import vector_corpus
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(word_vectors, "obtain", lambda *args, **kwargs: fixture_vectors())
-        patch.setattr(word_vectors, "obtain_later", lambda *args, **kwargs: fixture_vectors)
+        patch.setattr(vector_corpus, "obtain", lambda *args, **kwargs: fixture_vectors())
+        patch.setattr(vector_corpus, "obtain_later", lambda *args, **kwargs: fixture_vectors)
         yield
 
 

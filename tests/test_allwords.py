@@ -14,8 +14,9 @@ from conftest import plain_row
 
 from wsd_classic import modelstore, systems, wordnet
 from wsd_classic.errors import WsdError
-from wsd_classic.systems.first_sense import first_sense, wordnet_senses
-from wsd_classic.tasks import allwords, catalogue
+from wsd_classic.systems.first_sense import first_sense
+from wsd_classic.wordnet import wordnet_senses
+from wsd_classic.tasks import allwords, catalogue, vector_corpus
 from wsd_classic.corpora.allwords import read_raganato_corpus, read_semcor_corpus
 from wsd_classic.corpora.wordnet_definitions import SEPARATOR, read_wordnet_definitions
 from wsd_classic.corpora.wordnet_examples import WORD, read_wordnet_examples
@@ -395,7 +396,7 @@ def test_unknown_system_and_missing_model_are_errors(tmp_path):
 def test_features_computed_while_the_vectors_build_equal_those_computed_after():
     """A pending featurizer's groups that read no vectors come first, the vectors' group once
     they are there; SemCor's targets and WordNet's examples get the very same rows."""
-    pending = catalogue.SEMCOR.featurizer_later(catalogue.SEMCOR.systems)
+    pending = vector_corpus.featurizer_later(catalogue.SEMCOR, catalogue.SEMCOR.systems)
     complete = pending()
     assert complete.embedding is not None and "emb" not in pending.without_vectors().groups
     meanwhile = allwords.prepare_training(SEMCOR, featurizer=pending)

@@ -153,10 +153,10 @@ def test_the_sense_index_lists_what_nltk_lists_in_the_same_order():
     entries = random.Random(0).sample(lemmas, 1500)
     for lemma, pos in [*entries, ("bank", "n"), ("fast", "a"), ("take_place", "v"), ("Bank", "n")]:
         expected = tuple(dict.fromkeys(entry.key() for entry in reader.lemmas(lemma, pos)))
-        assert wordnet.sense_keys(lemma, pos) == expected, (lemma, pos)
+        assert wordnet.wordnet_senses(lemma, pos) == expected, (lemma, pos)
     for key in random.Random(1).sample([line.split(" ")[0] for line in index.lines], 1500):
         assert wordnet.gloss(key) == reader.lemma_from_key(key).synset().definition(), key
-    assert wordnet.sense_keys("qwzx", "n") == () and wordnet.gloss("qwzx%1:00:00::") is None
+    assert wordnet.wordnet_senses("qwzx", "n") == () and wordnet.gloss("qwzx%1:00:00::") is None
 
 
 def test_morphy_finds_the_base_forms_nltk_finds():

@@ -12,7 +12,7 @@ import os
 import re
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -173,10 +173,22 @@ def sense_index() -> SenseIndex:
     return SenseIndex.read(checked_root())
 
 
-def sense_keys(lemma: str, pos: str) -> tuple[str, ...]:
+@functools.lru_cache(maxsize=None)
+def wordnet_senses(lemma: str, pos: str) -> tuple[str, ...]:
     """The sense keys of ``lemma`` (any case, words joined by ``_``) as a ``pos`` (``n``, ``v``,
-    ``a`` with satellites, ``r``), in WordNet's order; empty when WordNet 3.0 lacks it."""
+    ``a`` with satellites, ``r``), in WordNet's order; empty when WordNet 3.0 lacks it.
+
+    WordNet lists a lemma's senses for a part of speech by decreasing frequency in its
+    sense-tagged corpora: these are the candidates every all-words system chooses from, and the
+    first of them is the classic baseline.
+    """
     return sense_index().keys(lemma.lower(), pos)
+
+
+def rank(key: str, candidates: Sequence[str]) -> int:
+    """The 1-based position of ``key`` among ``candidates`` (WordNet's frequency order), as
+    LLM prompts number candidate senses."""
+    return candidates.index(key) + 1
 
 
 _QUOTED = re.compile(r'"[^"]*"')

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from wsd_classic import wordnet
 from wsd_classic.corpora.allwords import AllWordsCorpus, Target
-from wsd_classic.systems.first_sense import wordnet_senses
+from wsd_classic.wordnet import wordnet_senses
 
 SOURCE = "SemCor 3.0 instances of sense relatives"
 PREFIX = "sense-relatives"

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from wsd_classic import wordnet
 from wsd_classic.corpora.allwords import AllWordsCorpus, Sentence, Target
 from wsd_classic.corpora.wordnet_examples import WORD
-from wsd_classic.systems.first_sense import wordnet_senses
+from wsd_classic.wordnet import wordnet_senses
 
 SOURCE = "WordNet 3.0 definitions"
 DOCUMENT = "wordnet-definitions"

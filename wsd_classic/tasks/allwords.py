@@ -42,7 +42,7 @@ from wsd_classic.features.featurizer import VECTOR_GROUP, Featurizer
 from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.systems import BackOff
 from wsd_classic.systems import discourse
-from wsd_classic.systems.first_sense import wordnet_senses
+from wsd_classic.wordnet import wordnet_senses
 from wsd_classic.preprocess import sentences
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.tasks import catalogue, engine, staging
@@ -51,7 +51,8 @@ from wsd_classic.corpora.allwords import (
 from wsd_classic.corpora.sense_relatives import read_sense_relatives
 from wsd_classic.corpora.wordnet_definitions import read_wordnet_definitions
 from wsd_classic.corpora.wordnet_examples import read_wordnet_examples
-from wsd_classic.tasks.catalogue import PendingFeaturizer, Task
+from wsd_classic.tasks.catalogue import Task
+from wsd_classic.tasks.vector_corpus import PendingFeaturizer, featurizer_later
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.timing import StageTimer
 
@@ -195,10 +196,10 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
     instances of relatives of its lexelts' senses too (up to that many per sense,
     ``corpora.sense_relatives``), and the targets of the lexelts they give a second sense.
     ``featurizer`` (the semcor task's when None, its svm's word vectors included) may be
-    ``Task.featurizer_later``'s, whose word vectors build meanwhile: every other group is
+    ``vector_corpus.featurizer_later``'s, whose word vectors build meanwhile: every other group is
     computed first, while they build, and theirs once they are there."""
     parts = tuple(parts)
-    featurizer = featurizer or catalogue.SEMCOR.featurizer_later(catalogue.SEMCOR.systems)
+    featurizer = featurizer or featurizer_later(catalogue.SEMCOR, catalogue.SEMCOR.systems)
     corpus = read_semcor_corpus(semcor_root, parts)
     senses: dict[str, set[str]] = defaultdict(set)
     for target in corpus.targets:
@@ -324,7 +325,7 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
             with_definitions=any(name in task.wordnet_definitions for name in trainable),
             relatives_cap=task.relatives.cap if any(
                 name in task.sense_relatives for name in trainable) else 0,
-            featurizer=task.featurizer_later(trainable, data_dir))
+            featurizer=featurizer_later(task, trainable, data_dir))
     info = data.info
     lines = [f"SemCor ({', '.join(info['parts'])}): {len(data.corpus.sentences):,} sentences, "
              f"{info['targets']:,} sense-tagged words in {info['lexelts']:,} lexelts "

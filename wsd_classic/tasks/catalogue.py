@@ -7,9 +7,7 @@ systems and the system parameters its own cross-validation chose. Adding a task 
 """
 from __future__ import annotations
 
-import functools
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -17,9 +15,9 @@ from wsd_classic import systems
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.sense_relatives import RelativesRule
 from wsd_classic.errors import WsdError
-from wsd_classic.features import ALL_GROUPS, word_vectors
-from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
-from wsd_classic.features.featurizer import VECTOR_GROUP, ContextRule, Featurizer
+from wsd_classic.features import word_vectors
+from wsd_classic.features.embeddings import EmbeddingRule
+from wsd_classic.features.featurizer import ContextRule
 
 # A task's kind fixes what a target is and its candidate senses: in a lexical sample, an
 # instance of a lexelt, choosing among the senses its training data shows (with SENSEVAL's
@@ -29,21 +27,6 @@ LEXICAL_SAMPLE, ALL_WORDS = "lexical-sample", "all-words"
 # A plausibility benchmark rates how well a given meaning of a word fits a story, reading the
 # all-words svm's sense distribution with the whole story as context (``benchmarks``).
 PLAUSIBILITY = "plausibility"
-
-
-@dataclass(frozen=True)
-class PendingFeaturizer:
-    """A task's featurizer whose word vectors may still be building: calling it waits for them;
-    ``without_vectors`` computes every other group meanwhile."""
-
-    context: ContextRule
-    make: Callable[[], Featurizer]
-
-    def __call__(self) -> Featurizer:
-        return self.make()
-
-    def without_vectors(self) -> Featurizer:
-        return Featurizer(self.context, [group for group in ALL_GROUPS if group != VECTOR_GROUP])
 
 
 @dataclass(frozen=True)
@@ -96,23 +79,6 @@ class Task:
 
     def system_params(self, name: str) -> dict:
         return {**systems.get(name).params, **self.params.get(name, {})}
-
-    def featurizer(self, names, data_dir: str | os.PathLike | None = None) -> Featurizer:
-        """The featurizer that systems ``names`` train with: the task's word vectors, built
-        and cached on first need, when one of them reads embeddings."""
-        return self.featurizer_later(names, data_dir)()
-
-    def featurizer_later(self, names,
-                         data_dir: str | os.PathLike | None = None) -> PendingFeaturizer:
-        """``featurizer``, made when the result is called; word vectors it needs and the cache
-        lacks are built meanwhile (``word_vectors.obtain_later``), while the corpora are read
-        and analysed."""
-        if self.embedding is None or not any(
-                VECTOR_GROUP in systems.get(name).feature_groups for name in names):
-            return PendingFeaturizer(self.context, functools.partial(Featurizer, self.context))
-        vectors = word_vectors.obtain_later(self.embedding.vectors, data_dir)
-        return PendingFeaturizer(self.context, lambda: Featurizer(
-            self.context, embedding=ContextEmbedding(self.embedding, vectors())))
 
     def check_systems(self, names) -> list[str]:
         return systems.check_systems(names, self.systems + self.on_request, self.name)

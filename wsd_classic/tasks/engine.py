@@ -22,7 +22,7 @@ from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.preprocess.cache import processed
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.systems import BackOff
-from wsd_classic.systems.first_sense import rank
+from wsd_classic.wordnet import rank
 from wsd_classic.tasks.catalogue import LEXICAL_SAMPLE
 from wsd_classic.workers import in_workers
 

@@ -18,8 +18,8 @@ from wsd_classic.features.featurizer import VECTOR_GROUP
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.report import table
 from wsd_classic.scoring.lexsample import lexsample_scores
-from wsd_classic.tasks import engine, staging
-from wsd_classic.tasks.catalogue import PendingFeaturizer, Task
+from wsd_classic.tasks import engine, staging, vector_corpus
+from wsd_classic.tasks.catalogue import Task
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.staging import previous_scores
 from wsd_classic.tasks.timing import StageTimer
@@ -117,7 +117,7 @@ class FeaturizedSides:
     train: FeaturizedCorpus
     test: FeaturizedCorpus
     docs: tuple[list[ProcessedInstance], list[ProcessedInstance]] | None  # None once complete
-    make_featurizer: PendingFeaturizer
+    make_featurizer: vector_corpus.PendingFeaturizer
     timer: StageTimer
     jobs: int
 
@@ -142,7 +142,7 @@ def featurize_sides(run: TaskRun, chosen: list[str], train_sample: LexicalSample
     """Both sides' features for systems ``chosen``, but for the group that reads the word
     vectors (``FeaturizedSides.complete``); vectors not yet cached build meanwhile, while spaCy
     analyses the contexts."""
-    make_featurizer = run.task.featurizer_later(chosen, run.data_dir)
+    make_featurizer = vector_corpus.featurizer_later(run.task, chosen, run.data_dir)
     with timer.stage("preprocess"):
         docs = tuple(engine.analyse(sample, jobs, f"spaCy ({side})")
                      for side, sample in (("train", train_sample), ("test", test_sample)))
