@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import subprocess
 from pathlib import Path
 
 import nltk
 import pytest
 
+from conftest import REPO
 from wsd_classic import settings, wordnet
 from wsd_classic.corpora import registry
 from wsd_classic.errors import WsdError
@@ -68,6 +70,18 @@ def test_setup_builds_a_loadable_wordnet_30(built_wordnet):
     assert len(lexnames) == 45 and lexnames[6] == "06\tnoun.artifact\t1"
     assert wordnet.wordnet().get_version() == "3.0"
     assert Path(wordnet.wordnet().root.path) == corpus
+
+
+@needs_debian_wordnet
+def test_bin_wordnet_prepares_wordnet_for_nltk(tmp_path):
+    """``./install``'s step: ``bin/wordnet`` builds the private NLTK root and says where."""
+    root = _private_root(tmp_path)
+    done = subprocess.run([str(REPO / "bin" / "wordnet")], capture_output=True, text=True,
+                          env={**os.environ, settings.NLTK_DATA_ENV: str(root)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (f"WordNet 3.0 ready for NLTK in {wordnet.corpus_root(root)} "
+                           "(version 3.0)\n")
+    assert (wordnet.corpus_root(root) / "lexnames").is_file()
 
 
 @needs_debian_wordnet
@@ -136,7 +150,7 @@ def test_wordnet_made_writable_by_others_is_a_wsd_error(tmp_path):
     corpus = wordnet.setup(nltk_root=_private_root(tmp_path))
     (corpus / "noun.exc").chmod(0o666)
     with _wordnet_from(corpus.parent.parent), pytest.warns(RuntimeWarning, match="noun.exc"), \
-            pytest.raises(WsdError, match="python -m wsd_classic.wordnet"):
+            pytest.raises(WsdError, match="python -m wsd_classic wordnet"):
         wordnet.wordnet()
 
 

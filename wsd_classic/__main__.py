@@ -6,7 +6,7 @@ import os
 import signal
 import sys
 
-COMMANDS = ("train", "tag", "score", "models", "evaluate", "report", "vectors")
+COMMANDS = ("train", "tag", "score", "models", "evaluate", "report", "vectors", "wordnet")
 
 
 def main() -> int:

@@ -11,7 +11,6 @@ import functools
 import os
 import re
 import shutil
-import sys
 from collections.abc import Iterator, Sequence
 import warnings
 from dataclasses import dataclass
@@ -76,7 +75,7 @@ def checked_root() -> Path:
     if not (corpus_root(root) / "lexnames").is_file():
         raise WsdError(
             f"WordNet 3.0 is not set up in {root}: run ./install (it needs Debian's wordnet-base "
-            "and wordnet-sense-index) or `python -m wsd_classic.wordnet`")
+            "and wordnet-sense-index) or `python -m wsd_classic wordnet`")
     return corpus_root(root)
 
 
@@ -97,7 +96,7 @@ def wordnet():
         raise WsdError(
             f"NLTK will not load WordNet from {corpus_root(root)}: a file there is missing or "
             "writable by other accounts (NLTK's warning names it); rebuild it with "
-            "`python -m wsd_classic.wordnet`") from None
+            "`python -m wsd_classic wordnet`") from None
     class WordNet30Reader(WordNetCorpusReader):
         def map_wn(self, version="wordnet"):
             """No mapping to another WordNet: it only serves the (absent) multilingual data.
@@ -392,18 +391,3 @@ def lemma_count(key: str) -> int:
 def unknown_keys(keys) -> list[str]:
     """The sense keys (``%`` tags only; ``U``/``P`` are not keys) WordNet 3.0 does not know."""
     return sorted({key for key in keys if "%" in key and not knows_key(key)})
-
-
-def main() -> int:
-    from wsd_classic.cli import entry_point
-
-    @entry_point
-    def run(argv=None):
-        target = setup()
-        print(f"WordNet 3.0 ready for NLTK in {target} (version {wordnet().get_version()})")
-
-    return run(sys.argv[1:])
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -20,7 +20,7 @@ import numpy as np
 from scipy.stats import spearmanr
 
 from wsd_classic.errors import WsdError
-from wsd_classic.report.statistics import bootstrap_interval, bootstrap_statistic_interval
+from wsd_classic.scoring.statistics import bootstrap_interval, bootstrap_statistic_interval
 
 RATINGS = (1, 2, 3, 4, 5)
 

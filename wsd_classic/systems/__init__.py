@@ -39,9 +39,15 @@ class System:
         return self.estimator.feature_groups if self.estimator else ()
 
     def make(self, **overrides) -> SenseClassifier:
+        """The estimator with these parameters; a system made of others (``member_systems``) is
+        handed its members' registered parameters too."""
         if self.estimator is None:
             raise WsdError(f"the {self.name} system has nothing to fit")
-        return self.estimator(**{**self.params, **overrides})
+        params = {**self.params, **overrides}
+        if self.estimator.member_systems:
+            params.setdefault("member_defaults", {
+                name: get(name).params for name in self.estimator.member_systems})
+        return self.estimator(**params)
 
 
 # The parameters were chosen by cross-validation on the SENSEVAL-2 training data only

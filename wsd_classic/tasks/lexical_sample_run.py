@@ -16,7 +16,6 @@ from wsd_classic.corpora.lexsample import check_annotated, check_split, read_lex
 from wsd_classic.corpora.model import Lexelt, LexicalSample
 from wsd_classic.features.featurizer import VECTOR_GROUP
 from wsd_classic.preprocess.document import ProcessedInstance
-from wsd_classic.report import table
 from wsd_classic.scoring.lexsample import lexsample_scores
 from wsd_classic.tasks import engine, staging, vector_corpus
 from wsd_classic.tasks.catalogue import Task
@@ -152,9 +151,21 @@ def featurize_sides(run: TaskRun, chosen: list[str], train_sample: LexicalSample
     return FeaturizedSides(*corpora, docs, make_featurizer, timer, jobs)
 
 
+@dataclass(frozen=True)
+class RunResult:
+    """A run's scores by system, what the reader should know of it, where its outputs are and
+    how long each stage took."""
+
+    scores: dict[str, dict]
+    notes: list[str]
+    out_dir: Path
+    models_dir: Path
+    timer: StageTimer
+
+
 def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Path,
-            jobs: int) -> str:
-    """Run the whole job; returns the printable report (table, notes, timings).
+            jobs: int) -> RunResult:
+    """Run the whole job.
 
     Inputs are read and checked before anything is written; models and results are then built
     in staging copies, under a lock, and swapped in only once complete.
@@ -221,8 +232,4 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
             write_json_atomically(out_stage / "scores.json", scores)
         write_json_atomically(out_stage / "timings.json", {"stages": timer.seconds,
                                                            "systems": chosen, "jobs": jobs})
-    lines = [table.lexical_sample_table(scores, run.task.published), ""]
-    lines += [f"note: {note}" for note in notes]
-    lines.append(f"answers and scores.json in {out_dir}/, models in {models_dir}/")
-    lines.append(timer.summary())
-    return "\n".join(lines)
+    return RunResult(scores, notes, out_dir, models_dir, timer)
