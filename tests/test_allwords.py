@@ -18,7 +18,6 @@ from wsd_classic.systems.first_sense import first_sense
 from wsd_classic.wordnet import wordnet_senses
 from wsd_classic.tasks import allwords, catalogue, vector_corpus
 from wsd_classic.corpora.allwords import read_raganato_corpus, read_semcor_corpus
-from wsd_classic.corpora.wordnet_definitions import SEPARATOR, read_wordnet_definitions
 from wsd_classic.corpora.wordnet_examples import WORD, read_wordnet_examples
 from wsd_classic.preprocess.sentences import analyse, contexts, word_parts
 
@@ -305,28 +304,6 @@ def test_svm_trains_on_wordnet_examples_and_the_others_do_not(models_root):
     assert without.examples is None
     with pytest.raises(WsdError, match="svm trains on WordNet's examples"):
         allwords.train_system("svm", without)
-
-
-def test_wordnet_definitions_are_targets_of_their_sense_after_the_lemma():
-    corpus = read_wordnet_definitions(["bank.n", "take_place.v"])
-    assert [target.sentence for target in corpus.targets] == list(range(len(corpus.sentences)))
-    assert [target.keys[0] for target in corpus.targets] == [
-        *wordnet_senses("bank", "n"), *wordnet_senses("take_place", "v")]
-    for target in corpus.targets:
-        lemma, separator, *definition = corpus.sentences[target.sentence].words
-        assert (target.token, lemma, separator) == (0, target.lemma, SEPARATOR)
-        assert definition == WORD.findall(wordnet.gloss(target.keys[0]))
-
-
-def test_svm_trains_on_wordnet_definitions_only_when_asked(models_root):
-    assert modelstore.load(models_root, SEMCOR_TASK.name, "svm").info["wordnet_definitions"] == 0
-    data = allwords.prepare_training(SEMCOR, with_definitions=True)
-    svm = allwords.train_system("svm", data, wordnet_definitions=True)
-    assert svm.info["wordnet_definitions"] == len(data.definitions.sample) > 0
-    # every sense gets its definition as a training instance, those with no example included
-    assert set(svm.models["bank.n"].classes_) == set(wordnet_senses("bank", "n"))
-    with pytest.raises(WsdError, match="svm trains on WordNet's definitions"):
-        allwords.train_system("svm", allwords.prepare_training(SEMCOR), wordnet_definitions=True)
 
 
 def test_examples_are_read_only_for_a_system_that_trains_on_them(tmp_path):

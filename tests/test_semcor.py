@@ -46,8 +46,8 @@ def test_unquoted_and_quoted_attributes_and_sense_key_repairs():
     assert several.sense_keys == ("several%5:00:00:some:00",)  # "some(a)" in the file
     assert such.wnsn == (0,) and such.sense_keys == ("such%5:00:01:specified:00",)
     assert west.sense_keys == ("west%3:00:00::",)  # after sep="-"
-    assert (was.cmd, was.ot, was.sense_keys) == ("done", "notag", ())
-    assert (guilt.cmd, guilt.lemma, guilt.sense_keys) == ("tag", None, ())
+    assert was.sense_keys == ()  # cmd=done ot=notag: annotated as having no sense
+    assert (guilt.lemma, guilt.sense_keys) == (None, ())  # cmd=tag: never annotated
 
 
 def test_brownv_tags_only_verbs():

@@ -34,7 +34,6 @@ LEXICOGRAPHER_FILES = (
         "body change cognition communication competition consumption contact creation emotion "
         "motion perception possession social stative weather").split()), ("adj.ppl", 3),
 )
-POS_OF_SS_TYPE = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "s"}
 
 
 def corpus_root(nltk_root: Path | None = None) -> Path:
@@ -380,12 +379,6 @@ def examples(key: str) -> list[str]:
     """The examples of the sense's synset; none for a key WordNet 3.0 lacks."""
     location = synset_location(key)
     return list(synset_at(*location).examples) if location is not None else []
-
-
-def lemma_count(key: str) -> int:
-    """SemCor frequency of the sense (WordNet's ``cntlist``), 0 for an unknown key."""
-    lemma = lemma_of_key(key)
-    return lemma.count() if lemma is not None else 0
 
 
 def unknown_keys(keys) -> list[str]:

@@ -236,7 +236,6 @@ class Combination(SenseClassifier):
     feature_groups = tuple(dict.fromkeys(
         [*(group for estimator in MEMBERS.values() for group in estimator.feature_groups),
          "gloss"]))
-    uses_candidate_filter = True
     state_fields = ("members", "member_params", "mixture", "plain_senses")
 
     def __init__(self, pool: str = "linear", default_params: tuple[float, ...] | None = None,

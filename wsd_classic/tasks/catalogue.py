@@ -13,7 +13,6 @@ from pathlib import Path
 
 from wsd_classic import systems
 from wsd_classic.corpora import registry
-from wsd_classic.corpora.sense_relatives import RelativesRule
 from wsd_classic.errors import WsdError
 from wsd_classic.features import word_vectors
 from wsd_classic.features.embeddings import EmbeddingRule
@@ -47,9 +46,6 @@ class Task:
     paths in ``files``); ``split``: train:test parts drawn from ``files.train`` (seed ``seed``)
     when there is no test set; ``params``: per-system parameters over the registered ones;
     ``wordnet_examples``: systems that also train on WordNet's example sentences;
-    ``wordnet_definitions``: systems that also train on WordNet's definitions;
-    ``sense_relatives``: systems that also train on SemCor's instances of sense relatives, as
-    ``relatives`` caps and weighs them;
     ``discourse_weights``: per all-words system, how far the targets of one lexelt in one
     document are pulled towards each other's distributions (``systems.discourse``; 0 when
     absent);
@@ -69,9 +65,6 @@ class Task:
     files: LexicalSampleFiles | None = None
     params: dict[str, dict] = field(default_factory=dict)
     wordnet_examples: frozenset[str] = frozenset()
-    wordnet_definitions: frozenset[str] = frozenset()
-    sense_relatives: frozenset[str] = frozenset()
-    relatives: RelativesRule = RelativesRule()
     discourse_weights: dict[str, float] = field(default_factory=dict)
     split: tuple[int, int] | None = None
     seed: int = 0

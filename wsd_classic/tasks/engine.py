@@ -56,14 +56,14 @@ def featurize(sample: LexicalSample, featurizer: Featurizer = Featurizer(), jobs
 
 
 def training_rows(corpus: FeaturizedCorpus, instances: Sequence[Instance], groups: Sequence[str]):
-    """X, y, sample weights: an instance with n gold tags gives n rows of its weight / n."""
+    """X, y, sample weights: an instance with n gold tags gives n rows of weight 1 / n."""
     X, y, weights = [], [], []
     for instance, features in zip(instances, corpus.rows(instances, groups)):
         tags = list(dict.fromkeys(instance.answers))
         for tag in tags:
             X.append(features)
             y.append(tag)
-            weights.append(instance.weight / len(tags))
+            weights.append(1.0 / len(tags))
     return X, y, weights
 
 

@@ -162,7 +162,7 @@ def obtain_later(vector_settings: VectorSettings,
 def _build(vector_settings: VectorSettings, data_dir, log) -> None:
     """The forked builder of ``obtain_later``: quiet on failure and on Ctrl-C, which the waiting
     process reports."""
-    signal.signal(signal.SIGINT, lambda signal_number, frame: os._exit(1))
+    signal.signal(signal.SIGINT, lambda signal_number, _frame: os._exit(1))
     try:
         obtain(vector_settings, data_dir, log)
     except BaseException:
