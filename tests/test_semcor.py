@@ -29,7 +29,7 @@ def test_tokens_of_a_sentence():
     assert [token.text for token in first.tokens] == [
         "The", "Harbor_Town_Council", "said", "year", "&", "took_place", "."]
     assert first.tokens[0] == SemcorToken("The", pos="DT")
-    assert first.tokens[2] == SemcorToken("said", "VB", "say", (1,), ("2:32:00::",), "done")
+    assert first.tokens[2] == SemcorToken("said", "VB", "say", (1,), ("2:32:00::",))
     assert first.tokens[4] == SemcorToken("&")
     assert first.tokens[1].sense_keys == ("group%1:03:00::",)
 
