@@ -73,6 +73,11 @@ def fixture_vectors():
                               word_vectors.VectorSettings(**FIXTURE_VECTOR_SETTINGS))
 
 
+def head_text(instance) -> str:
+    """The target's text in its context."""
+    return instance.text[slice(*instance.head)]
+
+
 def plain_row(features: dict) -> dict:
     """A row's groups with each ``Weighted`` block as its names and values, for ``==``."""
     return {group: [name if isinstance(name, str) else (name.names, name.values.tolist())
