@@ -21,16 +21,12 @@ averages its held-out accuracy over the five disjoint sets of every 5th file.
 ``--tune-examples [svm|dlist]`` compares the system trained without and with WordNet's examples
 (bench/results/semcor_svm_examples.json); ``--tune-example-lexelts [svm|combo]`` with the
 examples of the lexelts training tags with two senses or more against those of every polysemous
-lexelt (bench/results/semcor_<system>_example_lexelts.json); ``--tune-definitions [svm|dlist]``
-without and with
-WordNet's definitions besides (bench/results/semcor_svm_definitions.json); ``--tune-relatives
-0,0.25,0.25:10`` per training weight of SemCor's instances of sense relatives and least number of
-a lexelt's own instances to get them, ``--relatives-cap`` their cap per sense
-(bench/results/semcor_relatives.json, earlier settings kept). ``--tune-emb exponential:10:1:0,...`` does it for
-svm's embedding features, each setting ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES[:GLOSS]`` (GLOSS:
-the scale of the context's cosines with the candidates' gloss embeddings, 0 by default) on the
-task's word vectors, or on those of ``--vectors epochs=20`` (word2vec settings changed)
-(bench/results/semcor_emb.json, one row added per setting). ``--tune-scale
+lexelt (bench/results/semcor_<system>_example_lexelts.json). ``--tune-emb
+exponential:10:1:0,...`` does it for svm's embedding features, each setting
+``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES[:GLOSS]`` (GLOSS: the scale of the context's cosines
+with the candidates' gloss embeddings, 0 by default) on the task's word vectors, or on those of
+``--vectors epochs=20`` (word2vec settings changed) (bench/results/semcor_emb.json, one row added
+per setting). ``--tune-scale
 gloss=1,4`` (or ``emb=...``) does it for the scale of one real-valued group, the corpus analysed
 once and the group's values rescaled (bench/results/semcor_<group>_scale.json).
 
@@ -82,18 +78,18 @@ from wsd_classic.modelstore import TrainedSystem  # noqa: E402
 from wsd_classic.systems.combination import POOLS  # noqa: E402
 from wsd_classic.workers import in_workers  # noqa: E402
 from wsd_classic.corpora import registry  # noqa: E402
-from wsd_classic.corpora.model import Lexelt, LexicalSample  # noqa: E402
+from wsd_classic.corpora.model import LexicalSample  # noqa: E402
 from wsd_classic.corpora.wordnet_examples import read_wordnet_examples  # noqa: E402
-from wsd_classic.systems.first_sense import wordnet_senses  # noqa: E402
+from wsd_classic.wordnet import wordnet_senses  # noqa: E402
 from wsd_classic.corpora.raganato import read_raganato_key  # noqa: E402
 from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE  # noqa: E402
 from wsd_classic.scoring.raganato import score_raganato  # noqa: E402
 from wsd_classic.systems.first_sense import database_first_sense, first_sense  # noqa: E402
-from wsd_classic.features import gloss, word_vectors  # noqa: E402
+from wsd_classic.features import gloss  # noqa: E402
 from wsd_classic.features.weighted import Weighted  # noqa: E402
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule  # noqa: E402
 from wsd_classic.features.featurizer import ContextRule, Featurizer  # noqa: E402
-from wsd_classic.tasks import allwords, catalogue, engine  # noqa: E402
+from wsd_classic.tasks import allwords, catalogue, engine, vector_corpus  # noqa: E402
 from wsd_classic.corpora.allwords import AllWordsCorpus, read_raganato_corpus  # noqa: E402
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets  # noqa: E402
 from wsd_classic.tasks.engine import FeaturizedCorpus  # noqa: E402
@@ -114,8 +110,8 @@ def peak_memory_mb() -> dict[str, float]:
 def train_all(semcor_root: Path, names: list[str], models_root: Path, jobs: int) -> dict:
     trainable = [name for name in names if systems.get(name).estimator is not None]
     started = time.perf_counter()
-    data = allwords.prepare_training(semcor_root, featurizer=TASK.featurizer_later(trainable),
-                                     jobs=jobs)
+    data = allwords.prepare_training(
+        semcor_root, featurizer=vector_corpus.featurizer_later(TASK, trainable), jobs=jobs)
     report = {"prepare_seconds": time.perf_counter() - started, "info": data.info, "systems": {}}
     for name in trainable:
         started = time.perf_counter()
@@ -180,7 +176,7 @@ def held_out_accuracy(data: allwords.TrainingData, system: str, jobs: int,
                       params: dict | None = None, fold: int = 0, **wordnet_texts) -> float:
     """Accuracy on every ``HELD_OUT_EVERY``-th SemCor file (from the ``fold``-th on) of
     ``system`` trained on the others (a target is right when its key is one of its gold keys);
-    ``wordnet_texts``: ``train_system``'s ``wordnet_examples``, ``wordnet_definitions``."""
+    ``wordnet_texts``: ``train_system``'s ``wordnet_examples``."""
     subset, testing = held_out_split(data, fold)
     trained = allwords.train_system(system, subset, jobs, params=params, **wordnet_texts)
     return accuracy(trained, data.corpus, testing, jobs)
@@ -206,18 +202,8 @@ def held_out_split(data: allwords.TrainingData, fold: int):
     testing = [target for target, test in zip(corpus.targets, inside) if test]
     subset = dataclasses.replace(
         data, featurized=FeaturizedCorpus(allwords.as_lexical_sample(corpus, training),
-                                          data.featurized.features, data.featurized.featurizer),
-        relatives=data.relatives and outside(data.relatives, held_out))
+                                          data.featurized.features, data.featurized.featurizer))
     return subset, testing
-
-
-def outside(featurized: FeaturizedCorpus, documents: set[str]) -> FeaturizedCorpus:
-    """``featurized`` without the instances from ``documents``."""
-    sample = featurized.sample
-    return FeaturizedCorpus(LexicalSample(
-        [Lexelt(lexelt.item, [instance for instance in lexelt.instances
-                              if instance.docsrc not in documents])
-         for lexelt in sample.lexelts], sample.source), featurized.features, featurized.featurizer)
 
 
 def accuracy(trained, corpus: AllWordsCorpus, testing, jobs: int) -> float:
@@ -266,7 +252,7 @@ def tune_embeddings(args) -> dict:
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     semcor_root = registry.locate(TASK.dataset, args.data_dir)
     vector_settings = TASK.embedding.vectors.replaced(args.vectors)
-    vectors = word_vectors.obtain(vector_settings, args.data_dir)
+    vectors = vector_corpus.obtain(vector_settings, args.data_dir)
     out = RESULTS / "semcor_emb.json"
     rows = json.loads(out.read_text())["rows"] if out.is_file() else []
     for setting in args.tune_emb.split(","):
@@ -338,7 +324,8 @@ def tune_scale(args) -> dict:
     scales = [float(value) for value in values.split(",")]
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
-                                     featurizer=TASK.featurizer(["svm"], args.data_dir),
+                                     featurizer=vector_corpus.featurizer(
+                                         TASK, ["svm"], args.data_dir),
                                      jobs=args.jobs)
     results = {f"{scale:g}": {"scale": scale} for scale in scales}
     result = {**tuning_result(f"{group}_scale", results), "folds": args.folds,
@@ -374,33 +361,6 @@ def tune_examples(args) -> dict:
         str(value).lower(): {"wordnet_examples": value} for value in (False, True)})
 
 
-def tune_definitions(args) -> dict:
-    """A system's held-out SemCor accuracy and development F1 without and with WordNet's
-    definitions (its use of the examples as registered)."""
-    return compare_settings(args, args.tune_definitions, "wordnet_definitions", {
-        str(value).lower(): {"wordnet_definitions": value} for value in (True, False)})
-
-
-def tune_relatives(args) -> dict:
-    """A system's held-out SemCor accuracy and development F1 per training weight of SemCor's
-    instances of sense relatives (0: none) and least number of a lexelt's own instances
-    (``WEIGHT[:LEAST]``), capped as the task's rule says."""
-    settings = {}
-    for setting in args.tune_relatives.split(","):
-        weight, _, least = setting.partition(":")
-        label = setting if args.relatives_cap == TASK.relatives.cap else (
-            f"{setting} cap {args.relatives_cap}")
-        settings[label] = {"relatives_weight": float(weight), "relatives_least": int(least or 0)}
-    result = compare_settings(args, args.relatives_system, "relatives", settings)
-    for row in result["by_relatives"].values():
-        row["relatives_cap"] = args.relatives_cap
-    earlier = RESULTS / "semcor_relatives.json"  # settings measured by earlier runs stay
-    if earlier.is_file():
-        result["by_relatives"] = {**json.loads(earlier.read_text())["by_relatives"],
-                                  **result["by_relatives"]}
-    return {**result, "registered_relatives_cap": TASK.relatives.cap}
-
-
 def compare_settings(args, name: str, setting: str, settings: dict[str, dict]) -> dict:
     """Held-out accuracy (over ``--folds`` sets of files) and development F1 of system ``name``
     trained with each of ``settings`` (``train_system`` arguments, by label)."""
@@ -409,9 +369,7 @@ def compare_settings(args, name: str, setting: str, settings: dict[str, dict]) -
     return {**tuning_result(setting, results, name), "folds": args.folds,
             "other_parameters": {**TASK.system_params(name),
                                  "wordnet_examples": name in TASK.wordnet_examples},
-            "wordnet_examples": len(data.examples.sample),
-            **({"wordnet_definitions": len(data.definitions.sample)} if data.definitions else {}),
-            **({"sense_relatives": len(data.relatives.sample)} if data.relatives else {})}
+            "wordnet_examples": len(data.examples.sample)}
 
 
 def compare_systems(args, setting: str, settings: dict[str, tuple[str, dict]]):
@@ -419,14 +377,9 @@ def compare_systems(args, setting: str, settings: dict[str, tuple[str, dict]]):
     of each ``(system, train_system arguments)`` of ``settings``, by label; and the data."""
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
-                                     featurizer=TASK.featurizer(
-                                         [name for name, _ in settings.values()], args.data_dir),
-                                     with_definitions=any("wordnet_definitions" in overrides
-                                                          for _, overrides in settings.values()),
-                                     relatives_cap=args.relatives_cap if any(
-                                         overrides.get("relatives_weight")
-                                         or name in TASK.sense_relatives
-                                         for name, overrides in settings.values()) else 0,
+                                     featurizer=vector_corpus.featurizer(
+                                         TASK, [name for name, _ in settings.values()],
+                                         args.data_dir),
                                      jobs=args.jobs)
     results = {}
     for label, (name, overrides) in settings.items():
@@ -449,7 +402,8 @@ def tune_discourse(args) -> dict:
     name = args.discourse_system
     weights = [f"{float(value):g}" for value in args.tune_discourse.split(",")]
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
-                                     featurizer=TASK.featurizer([name], args.data_dir),
+                                     featurizer=vector_corpus.featurizer(
+                                         TASK, [name], args.data_dir),
                                      jobs=args.jobs)
 
     def right_counts(trained, corpus: AllWordsCorpus,
@@ -559,7 +513,8 @@ def tune_combo_unseen(args) -> dict:
     and the difference as a share of all the targets."""
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)[0]
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
-                                     featurizer=TASK.featurizer(["combo"], args.data_dir),
+                                     featurizer=vector_corpus.featurizer(
+                                         TASK, ["combo"], args.data_dir),
                                      jobs=args.jobs)
     combo = TASK.system_params("combo")
     settings = {"combo": combo, "combo unseen senses": {**combo, "unseen_senses": True}}
@@ -613,7 +568,8 @@ def tune_example_lexelts(args) -> dict:
     name = args.tune_example_lexelts
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)[0]
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
-                                     featurizer=TASK.featurizer([name], args.data_dir),
+                                     featurizer=vector_corpus.featurizer(
+                                         TASK, [name], args.data_dir),
                                      jobs=args.jobs)
     rules = EXAMPLE_LEXELT_RULES
 
@@ -784,7 +740,8 @@ def tune_combo_mixture(args) -> dict:
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     shrinkages = [float(value) for value in args.tune_combo_mixture.split(",")]
     data = allwords.prepare_training(registry.locate(TASK.dataset, args.data_dir),
-                                     featurizer=TASK.featurizer(["combo"], args.data_dir),
+                                     featurizer=vector_corpus.featurizer(
+                                         TASK, ["combo"], args.data_dir),
                                      jobs=args.jobs)
     registered = tuple(TASK.system_params("combo")["default_params"])
     registered_pool = TASK.system_params("combo")["pool"]
@@ -915,19 +872,6 @@ def main() -> int:
                         help="instead: the held-out and development scores of SYSTEM (default "
                              "svm) with WordNet's examples for the lexelts training tags with "
                              "two senses or more and for every polysemous lexelt")
-    parser.add_argument("--tune-definitions", nargs="?", const="svm", choices=("svm", "dlist"),
-                        metavar="SYSTEM",
-                        help="instead: the held-out and development scores of SYSTEM (default "
-                             "svm) without and with WordNet's definitions in training")
-    parser.add_argument("--tune-relatives", metavar="WEIGHT[:LEAST],...",
-                        help="instead: the held-out and development scores of --relatives-system "
-                             "per training weight of SemCor's instances of sense relatives and "
-                             "least number of a lexelt's own instances to get them, "
-                             "e.g. 0,0.25,0.25:10")
-    parser.add_argument("--relatives-system", default="svm", choices=("svm", "combo"))
-    parser.add_argument("--relatives-cap", type=int, default=TASK.relatives.cap,
-                        help="with --tune-relatives: at most this many per lexelt and sense, "
-                             "less its own instances (1: one for each sense it has none of)")
     parser.add_argument("--tune-emb", metavar="STRATEGY:WINDOW:SCALE:SENTENCES[:GLOSS],...",
                         help="instead: svm's held-out and development scores per embedding "
                              "rule and context size (and scale of the gloss embeddings' "
@@ -959,8 +903,8 @@ def main() -> int:
     parser.add_argument("--discourse-system", default="svm", choices=("svm", "dlist", "combo"))
     parser.add_argument("--folds", type=int, default=1, choices=range(1, HELD_OUT_EVERY + 1),
                         metavar=f"1..{HELD_OUT_EVERY}",
-                        help="with --tune-svm, --tune-examples, --tune-example-lexelts, "
-                             "--tune-definitions, --tune-relatives or --tune-discourse: average "
+                        help="with --tune-svm, --tune-examples, --tune-example-lexelts "
+                             "or --tune-discourse: average "
                              "held-out accuracy over this many disjoint sets of held-out "
                              "files (default 1)")
     parser.add_argument("--out", type=Path,
@@ -977,9 +921,6 @@ def main() -> int:
                 f"semcor_{args.tune_examples}_examples.json"),
                (args.tune_example_lexelts, tune_example_lexelts,
                 f"semcor_{args.tune_example_lexelts}_example_lexelts.json"),
-               (args.tune_definitions, tune_definitions,
-                f"semcor_{args.tune_definitions}_definitions.json"),
-               (args.tune_relatives, tune_relatives, "semcor_relatives.json"),
                (args.tune_scale, tune_scale,
                 f"semcor_{args.tune_scale.partition('=')[0]}_scale.json"
                 if args.tune_scale else None),

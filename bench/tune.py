@@ -33,8 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from wsd_classic.tasks import catalogue  # noqa: E402
 from wsd_classic import systems  # noqa: E402
 from wsd_classic.corpora.lexsample import read_lexical_sample  # noqa: E402
-from wsd_classic.tasks import engine  # noqa: E402
-from wsd_classic.features import word_vectors  # noqa: E402
+from wsd_classic.tasks import engine, vector_corpus  # noqa: E402
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule  # noqa: E402
 from wsd_classic.preprocess.cache import processed  # noqa: E402
 
@@ -83,7 +82,7 @@ def training_corpus(data_dir, jobs: int):
     never read)."""
     task = catalogue.SENSEVAL2_LS
     sample = read_lexical_sample(task.path("train", data_dir))
-    return engine.featurize(sample, task.featurizer(["svm"], data_dir), jobs=jobs,
+    return engine.featurize(sample, vector_corpus.featurizer(task, ["svm"], data_dir), jobs=jobs,
                             description="spaCy (train)")
 
 
@@ -110,7 +109,7 @@ def tune_embeddings(args, corpus) -> None:
     """Rows of tune_emb.json: one per (vectors, strategy, window, scale, C)."""
     vector_settings = catalogue.SENSEVAL2_LS.embedding.vectors.replaced(args.vectors)
     started = time.perf_counter()
-    vectors = word_vectors.obtain(vector_settings, args.data_dir)
+    vectors = vector_corpus.obtain(vector_settings, args.data_dir)
     vector_seconds = time.perf_counter() - started
     docs = list(processed(list(corpus.sample.instances()), jobs=args.jobs))
     out = Path(__file__).resolve().parent / "results" / "tune_emb.json"

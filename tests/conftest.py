@@ -73,6 +73,11 @@ def fixture_vectors():
                               word_vectors.VectorSettings(**FIXTURE_VECTOR_SETTINGS))
 
 
+def head_text(instance) -> str:
+    """The target's text in its context."""
+    return instance.text[slice(*instance.head)]
+
+
 def plain_row(features: dict) -> dict:
     """A row's groups with each ``Weighted`` block as its names and values, for ``==``."""
     return {group: [name if isinstance(name, str) else (name.names, name.values.tolist())
@@ -88,11 +93,11 @@ def fixture_embedding():
 @pytest.fixture(scope="session", autouse=True)
 def tasks_read_fixture_vectors():
     """Tasks that read word vectors get the fixtures'."""
-    from wsd_classic.features import word_vectors
+    from wsd_classic.tasks import vector_corpus
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(word_vectors, "obtain", lambda *args, **kwargs: fixture_vectors())
-        patch.setattr(word_vectors, "obtain_later", lambda *args, **kwargs: fixture_vectors)
+        patch.setattr(vector_corpus, "obtain", lambda *args, **kwargs: fixture_vectors())
+        patch.setattr(vector_corpus, "obtain_later", lambda *args, **kwargs: fixture_vectors)
         yield
 
 

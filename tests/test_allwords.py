@@ -14,10 +14,10 @@ from conftest import plain_row
 
 from wsd_classic import modelstore, systems, wordnet
 from wsd_classic.errors import WsdError
-from wsd_classic.systems.first_sense import first_sense, wordnet_senses
-from wsd_classic.tasks import allwords, catalogue
+from wsd_classic.systems.first_sense import first_sense
+from wsd_classic.wordnet import wordnet_senses
+from wsd_classic.tasks import allwords, catalogue, vector_corpus
 from wsd_classic.corpora.allwords import read_raganato_corpus, read_semcor_corpus
-from wsd_classic.corpora.wordnet_definitions import SEPARATOR, read_wordnet_definitions
 from wsd_classic.corpora.wordnet_examples import WORD, read_wordnet_examples
 from wsd_classic.preprocess.sentences import analyse, contexts, word_parts
 
@@ -306,28 +306,6 @@ def test_svm_trains_on_wordnet_examples_and_the_others_do_not(models_root):
         allwords.train_system("svm", without)
 
 
-def test_wordnet_definitions_are_targets_of_their_sense_after_the_lemma():
-    corpus = read_wordnet_definitions(["bank.n", "take_place.v"])
-    assert [target.sentence for target in corpus.targets] == list(range(len(corpus.sentences)))
-    assert [target.keys[0] for target in corpus.targets] == [
-        *wordnet_senses("bank", "n"), *wordnet_senses("take_place", "v")]
-    for target in corpus.targets:
-        lemma, separator, *definition = corpus.sentences[target.sentence].words
-        assert (target.token, lemma, separator) == (0, target.lemma, SEPARATOR)
-        assert definition == WORD.findall(wordnet.gloss(target.keys[0]))
-
-
-def test_svm_trains_on_wordnet_definitions_only_when_asked(models_root):
-    assert modelstore.load(models_root, SEMCOR_TASK.name, "svm").info["wordnet_definitions"] == 0
-    data = allwords.prepare_training(SEMCOR, with_definitions=True)
-    svm = allwords.train_system("svm", data, wordnet_definitions=True)
-    assert svm.info["wordnet_definitions"] == len(data.definitions.sample) > 0
-    # every sense gets its definition as a training instance, those with no example included
-    assert set(svm.models["bank.n"].classes_) == set(wordnet_senses("bank", "n"))
-    with pytest.raises(WsdError, match="svm trains on WordNet's definitions"):
-        allwords.train_system("svm", allwords.prepare_training(SEMCOR), wordnet_definitions=True)
-
-
 def test_examples_are_read_only_for_a_system_that_trains_on_them(tmp_path):
     report = allwords.train_semcor(SEMCOR, ["dlist"], tmp_path)
     assert "WordNet 3.0 examples" not in report
@@ -395,7 +373,7 @@ def test_unknown_system_and_missing_model_are_errors(tmp_path):
 def test_features_computed_while_the_vectors_build_equal_those_computed_after():
     """A pending featurizer's groups that read no vectors come first, the vectors' group once
     they are there; SemCor's targets and WordNet's examples get the very same rows."""
-    pending = catalogue.SEMCOR.featurizer_later(catalogue.SEMCOR.systems)
+    pending = vector_corpus.featurizer_later(catalogue.SEMCOR, catalogue.SEMCOR.systems)
     complete = pending()
     assert complete.embedding is not None and "emb" not in pending.without_vectors().groups
     meanwhile = allwords.prepare_training(SEMCOR, featurizer=pending)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from wsd_classic.errors import WsdError
-from wsd_classic.systems.first_sense import wordnet_senses
+from wsd_classic.wordnet import wordnet_senses
 from wsd_classic.tasks import allwords
 from wsd_classic.corpora.allwords import read_raganato_corpus
 

@@ -17,7 +17,6 @@ from wsd_classic.cli import evaluate, train
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.ambistory import AmbiStorySample, read_ambistory
 from wsd_classic.features.word_vectors import WordVectors
-from wsd_classic.scoring.ambistory import read_predictions
 
 pytestmark = [pytest.mark.filterwarnings("ignore:The multilingual functions are not available"),
               pytest.mark.filterwarnings("ignore::wsd_classic.corpora.registry."
@@ -254,7 +253,8 @@ def test_train_and_evaluate_write_complete_predictions(tiny_world, capsys):
     assert "judged meanings to WordNet 3.0 synsets: train 12 exact" in out
     written = {}
     for split, filename in (("dev", "dev.json"), ("test", "test_redacted.json")):
-        predictions = read_predictions(results / "ambistory" / f"{split}.predictions.jsonl")
+        predictions = _predictions(results / "ambistory" / f"{split}.predictions.jsonl")
+        assert all(value in range(1, 6) for value in predictions.values())
         assert list(predictions) == [sample.id for sample in read_ambistory(data / "ambistory" /
                                                                            filename)]
         written[split] = predictions
@@ -268,8 +268,14 @@ def test_train_and_evaluate_write_complete_predictions(tiny_world, capsys):
     assert evaluate.main(["--benchmark", "ambistory", "--data-dir", str(data), "--models-dir",
                           str(models), "--out-dir", str(results)]) == 0
     for split in written:  # the saved rater gives the same predictions
-        assert read_predictions(results / "ambistory" / f"{split}.predictions.jsonl") == \
+        assert _predictions(results / "ambistory" / f"{split}.predictions.jsonl") == \
             written[split]
+
+
+def _predictions(path) -> dict:
+    """A predictions file's rating by sample id, in file order."""
+    return {record["id"]: record["prediction"]
+            for record in map(json.loads, path.read_text().splitlines())}
 
 
 def test_evaluate_without_a_trained_rater_is_a_one_line_error(tiny_world, capsys):

@@ -10,7 +10,7 @@ from conftest import assert_error_at
 from wsd_classic.corpora.ambistory import read_ambistory
 from wsd_classic.errors import WsdError
 from wsd_classic.scoring.ambistory import (
-    prediction_lines, read_predictions, score_ambistory, within_standard_deviation)
+    prediction_lines, score_ambistory, within_standard_deviation)
 
 
 @pytest.mark.parametrize("prediction, ratings, expected", [
@@ -40,19 +40,9 @@ def test_spearman_over_integer_predictions_and_accuracy():
         score_ambistory({"0": 1, "1": 3, "2": 4}, ratings)
 
 
-def test_predictions_file_round_trip_and_errors(tmp_path):
-    path = tmp_path / "p.jsonl"
-    path.write_text("\n".join(prediction_lines({"7": 2, "3": 5})) + "\n")
-    assert read_predictions(path) == {"7": 2, "3": 5}
-    for text, line, fragment in [
-        ('{"id": "1", "prediction": 2}\n{"id": "1", "prediction": 3}\n', 2, "second time"),
-        ('{"id": "1", "prediction": 2.5}\n', 1, "not an integer 1-5"),
-        ('{"id": "1", "prediction": 6}\n', 1, "not an integer 1-5"),
-        ('{"id": "1"}\n', 1, "expected"),
-        ('\n{"id": "1", "prediction":\n', 2, "not a JSON object"),
-    ]:
-        path.write_text(text)
-        assert_error_at(read_predictions, path, line, fragment)
+def test_prediction_lines_are_the_task_s_json_lines_in_the_order_given():
+    assert prediction_lines({"7": 2, "3": 5}) == [
+        '{"id": "7", "prediction": 2}', '{"id": "3", "prediction": 5}']
 
 
 STORY = {

@@ -1,4 +1,4 @@
-"""Word vectors (``features.word_vectors``) and the ``emb`` feature group (``features.embeddings``):
+"""Word vectors (``features.word_vectors``, built by ``tasks.vector_corpus``) and the ``emb`` feature group (``features.embeddings``):
 deterministic training, the decay weightings, the featurizer settings naming the vectors, and a
 model that carries its vectors so it tags without the data directory."""
 from __future__ import annotations
@@ -19,9 +19,10 @@ from wsd_classic.features.embeddings import (ContextEmbedding, EmbeddingRule, de
 from wsd_classic.features.featurizer import ContextRule, Featurizer
 from wsd_classic.features.word_vectors import VectorSettings, WordVectors
 from wsd_classic.preprocess.document import ProcessedInstance
+from wsd_classic.tasks import vector_corpus
 
 # The real builders: conftest hands tasks the fixtures' vectors in their place.
-OBTAIN, OBTAIN_LATER = word_vectors.obtain, word_vectors.obtain_later
+OBTAIN, OBTAIN_LATER = vector_corpus.obtain, vector_corpus.obtain_later
 
 TRAIN_IN_A_NEW_PROCESS = """
 import sys
@@ -153,16 +154,16 @@ def test_a_featurizer_without_vectors_gives_no_embedding():
 
 def test_missing_corpora_for_the_vectors_are_named(tmp_path):
     with pytest.raises(WsdError, match="semcor"):
-        word_vectors.cache_key(VectorSettings(), tmp_path)
+        vector_corpus.cache_key(VectorSettings(), tmp_path)
 
 
 @pytest.fixture
 def tiny_vector_corpus(tmp_path, monkeypatch):
     """The real builders on a tiny corpus, cached at the returned path."""
     path = tmp_path / "cache" / "vectors.npz"
-    monkeypatch.setattr(word_vectors, "obtain", OBTAIN)
-    monkeypatch.setattr(word_vectors, "cache_path", lambda *args: path)
-    monkeypatch.setattr(word_vectors, "corpus_sentences",
+    monkeypatch.setattr(vector_corpus, "obtain", OBTAIN)
+    monkeypatch.setattr(vector_corpus, "cache_path", lambda *args: path)
+    monkeypatch.setattr(vector_corpus, "corpus_sentences",
                         lambda data_dir: iter([["river", "bank", "water"], ["money", "bank"]] * 5))
     return path
 
@@ -191,7 +192,7 @@ def test_vectors_built_meanwhile_in_another_process_equal_those_built_here(tiny_
     def no_fork(*args):
         raise AssertionError("cached vectors are loaded, not built")
 
-    monkeypatch.setattr(word_vectors.multiprocessing, "get_context", no_fork)
+    monkeypatch.setattr(vector_corpus.multiprocessing, "get_context", no_fork)
     assert OBTAIN_LATER(TINY)().identity == built_meanwhile.identity
 
 
@@ -200,7 +201,7 @@ def test_a_failing_builder_is_quiet_and_the_waiting_process_says_why(tiny_vector
     def unreadable(data_dir):
         raise WsdError("unreadable corpus", "semcor.xml", 3)
 
-    monkeypatch.setattr(word_vectors, "corpus_sentences", unreadable)
+    monkeypatch.setattr(vector_corpus, "corpus_sentences", unreadable)
     later = OBTAIN_LATER(TINY)
     with pytest.raises(WsdError, match="unreadable corpus"):
         later()

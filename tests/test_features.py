@@ -1,5 +1,5 @@
 """Feature extractors on hand-built analyses, so every expected feature is known in advance."""
-from wsd_classic.features import ALL_GROUPS, check_groups, extract
+from wsd_classic.features import check_groups
 from wsd_classic.features.bag_of_words import bag_of_words
 from wsd_classic.features.collocations import collocations
 from wsd_classic.features.pos_window import pos_window
@@ -86,11 +86,7 @@ def test_syntax_of_a_noun_names_its_head_and_side():
             "syn:headvoice=active"} <= features
 
 
-def test_extract_combines_groups_without_repeats_and_rejects_unknown_groups():
-    doc = make_doc(target=2)
-    combined = extract(doc, ALL_GROUPS)
-    assert len(combined) == len(set(combined))
-    assert set(bag_of_words(doc)) | set(pos_window(doc)) <= set(combined)
+def test_unknown_feature_groups_are_rejected():
     with pytest.raises(WsdError, match="unknown feature group"):
         check_groups(["bow", "ngrams"])
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-from conftest import FIXTURES, write_report_lines
+from conftest import FIXTURES, head_text, write_report_lines
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -337,10 +337,10 @@ def valid_lexical_sample(draw) -> tuple[bytes, dict]:
         for _ in range(draw(st.integers(1, 3))):
             instance_id = f"i{len(expected)}"
             before = draw(st.lists(_context_piece(), max_size=5))
-            head_markup, head_text = draw(_context_piece())
+            head_markup, target_text = draw(_context_piece())
             after = draw(st.lists(_context_piece(), max_size=5))
             answers = draw(st.lists(WORD, max_size=2, unique=True))
-            expected[instance_id] = (head_text, tuple(answers))
+            expected[instance_id] = (target_text, tuple(answers))
             answer_markup = "".join(
                 f'<answer instance="{instance_id}" senseid="{_attribute(answer)}"/>\n'
                 for answer in answers)
@@ -486,7 +486,7 @@ def test_generated_lexical_samples_read_back(workdir, case):
     assert feed("lexsample", data, workdir) == "parsed"
     sample = read_lexical_sample(workdir / "input-lexsample")
     original = sample.renamed_ids.get("sense", {})  # ids an answer line cannot hold, mapped back
-    assert {i.id: (i.head_text, tuple(original.get(sense, sense) for sense in i.answers))
+    assert {i.id: (head_text(i), tuple(original.get(sense, sense) for sense in i.answers))
             for i in sample.instances()} == expected
 
 

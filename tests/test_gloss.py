@@ -38,7 +38,7 @@ def test_the_sense_whose_signature_the_context_shares_ranks_first():
 def test_the_feature_is_one_weighted_block_over_every_wordnet_sense_of_the_lexelt():
     [block] = gloss_evidence(bank_doc(["slope", "water"]))
     assert isinstance(block, Weighted)
-    assert block.names == tuple(f"gloss={key}" for key in wordnet.sense_keys("bank", "n"))
+    assert block.names == tuple(f"gloss={key}" for key in wordnet.wordnet_senses("bank", "n"))
     # rows of one lexelt share one names tuple, so a corpus holds it once
     assert gloss_evidence(bank_doc(["money"]))[0].names is block.names
 
@@ -52,8 +52,8 @@ def test_no_context_word_in_any_signature_gives_zeros_and_no_sense_gives_no_bloc
 
 def test_a_phrasal_verb_also_takes_the_senses_of_the_lemma_joined_to_its_particles():
     keys = candidate_keys("call.v", ("for",))
-    assert set(wordnet.sense_keys("call", "v")) < set(keys)
-    assert set(wordnet.sense_keys("call_for", "v")) <= set(keys)
+    assert set(wordnet.wordnet_senses("call", "v")) < set(keys)
+    assert set(wordnet.wordnet_senses("call_for", "v")) <= set(keys)
 
 
 def test_synsets_are_read_from_the_data_files_with_words_pointers_and_examples():

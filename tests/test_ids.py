@@ -4,7 +4,7 @@ import csv
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wsd_classic.answers.senseval import is_writable_sense, parse_tag
+from wsd_classic.corpora.keys import is_writable_sense, parse_tag
 from wsd_classic.corpora.ids import is_safe_field, is_safe_sense, renamed, safe_ids, write_id_map
 from wsd_classic.corpora.keys import check_field
 

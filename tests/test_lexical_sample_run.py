@@ -6,7 +6,7 @@ import pytest
 
 from wsd_classic import modelstore
 from wsd_classic.cli import train as train_cli
-from wsd_classic.features import word_vectors
+from wsd_classic.tasks import vector_corpus
 from wsd_classic.features.embeddings import EmbeddingRule
 from wsd_classic.features.featurizer import ContextRule
 from wsd_classic.tasks import catalogue, engine
@@ -39,7 +39,7 @@ def test_vectors_are_waited_for_only_before_the_first_system_reading_them(
         return train(name, *args, **kwargs)
 
     train = engine.train
-    monkeypatch.setattr(word_vectors, "obtain_later", vectors_later)
+    monkeypatch.setattr(vector_corpus, "obtain_later", vectors_later)
     monkeypatch.setattr(engine, "train", recorded_train)
     models = tmp_path / "models"
     train_cli.main(["--task", "small-emb", "--models-dir", str(models),

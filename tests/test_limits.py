@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, assert_one_line_error
+from conftest import REPO, assert_one_line_error, head_text
 
 from wsd_classic.answers.senseval import read_answers
 from wsd_classic.corpora.model import Instance
@@ -106,7 +106,7 @@ def test_clipping_never_leaves_more_than_the_limit():
     for instance in (far_satellite, whole_text_head, near_satellite):
         clipped = clip_context(instance)
         assert len(clipped.text) == MAX_CONTEXT_CHARS
-        assert clipped.head_text and instance.head_text.startswith(clipped.head_text)
+        assert head_text(clipped) and head_text(instance).startswith(head_text(clipped))
     assert clip_context(far_satellite).sats == ()
     kept = clip_context(near_satellite)
     assert [kept.text[start:end] for start, end in kept.sats] == [

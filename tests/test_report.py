@@ -30,7 +30,7 @@ import pytest
 from conftest import assert_one_line_error, shared_data
 from wsd_classic.cli import report as report_cli
 from wsd_classic.corpora.raganato import read_raganato_key
-from wsd_classic.report.learning_curve import (CurvePoint, LearningCurve, read_learning_curve,
+from wsd_classic.scoring.learning_curve import (CurvePoint, LearningCurve, read_learning_curve,
                                                write_learning_curve)
 
 needs_senseval2_all_words = pytest.mark.skipif(

@@ -7,7 +7,7 @@ import pytest
 from conftest import FIXTURES, assert_one_line_error
 from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
 from wsd_classic.errors import WsdError
-from wsd_classic.report.learning_curve import read_learning_curve
+from wsd_classic.scoring.learning_curve import read_learning_curve
 from wsd_classic.tasks.learning_curve import nested_order, nested_subsamples, parse_fractions
 
 

@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from wsd_classic.report.statistics import bootstrap_f1_interval, bootstrap_interval, mcnemar
+from wsd_classic.scoring.statistics import bootstrap_f1_interval, bootstrap_interval, mcnemar
 
 
 def test_bootstrap_interval_is_reproducible_with_its_seed():

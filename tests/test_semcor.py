@@ -28,8 +28,8 @@ def test_tokens_of_a_sentence():
     assert first.part is None
     assert [token.text for token in first.tokens] == [
         "The", "Harbor_Town_Council", "said", "year", "&", "took_place", "."]
-    assert first.tokens[0] == SemcorToken("The", pos="DT", cmd="ignore")
-    assert first.tokens[2] == SemcorToken("said", "VB", "say", (1,), ("2:32:00::",), "done")
+    assert first.tokens[0] == SemcorToken("The", pos="DT")
+    assert first.tokens[2] == SemcorToken("said", "VB", "say", (1,), ("2:32:00::",))
     assert first.tokens[4] == SemcorToken("&")
     assert first.tokens[1].sense_keys == ("group%1:03:00::",)
 
@@ -46,8 +46,8 @@ def test_unquoted_and_quoted_attributes_and_sense_key_repairs():
     assert several.sense_keys == ("several%5:00:00:some:00",)  # "some(a)" in the file
     assert such.wnsn == (0,) and such.sense_keys == ("such%5:00:01:specified:00",)
     assert west.sense_keys == ("west%3:00:00::",)  # after sep="-"
-    assert (was.cmd, was.ot, was.sense_keys) == ("done", "notag", ())
-    assert (guilt.cmd, guilt.lemma, guilt.sense_keys) == ("tag", None, ())
+    assert was.sense_keys == ()  # cmd=done ot=notag: annotated as having no sense
+    assert (guilt.lemma, guilt.sense_keys) == (None, ())  # cmd=tag: never annotated
 
 
 def test_brownv_tags_only_verbs():

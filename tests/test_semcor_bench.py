@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from wsd_classic.systems.combination import POOLS
-from wsd_classic.tasks import allwords
+from wsd_classic.tasks import allwords, vector_corpus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import semcor  # noqa: E402
@@ -28,7 +28,7 @@ DEFAULTS = {"linear": (-1.0, 2.0, 8.0, -10.0, 7.0, -8.0, 7.5),
 def data(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-        yield allwords.prepare_training(SEMCOR, featurizer=semcor.TASK.featurizer(["combo"]))
+        yield allwords.prepare_training(SEMCOR, featurizer=vector_corpus.featurizer(semcor.TASK, ["combo"]))
 
 
 @pytest.fixture(scope="module")

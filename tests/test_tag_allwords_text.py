@@ -13,7 +13,7 @@ import pytest
 
 from wsd_classic.cli import tag as tag_cli
 from wsd_classic.preprocess.pipeline import load_spacy
-from wsd_classic.systems.first_sense import wordnet_senses
+from wsd_classic.wordnet import wordnet_senses
 from wsd_classic.tasks import allwords, catalogue, tagging
 from wsd_classic.corpora.allwords import UNIVERSAL_POS, wordnet_lemma
 

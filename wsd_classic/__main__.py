@@ -6,7 +6,7 @@ import os
 import signal
 import sys
 
-COMMANDS = ("train", "tag", "score", "models", "evaluate", "report", "vectors")
+COMMANDS = ("train", "tag", "score", "models", "evaluate", "report", "vectors", "wordnet")
 
 
 def main() -> int:
@@ -40,7 +40,7 @@ def _quit_on_ctrl_c(command: str):
     the process by SIGINT whatever the status.
     """
 
-    def quit_interrupted(signal_number, frame):
+    def quit_interrupted(signal_number, _frame):
         print(f"{command}: interrupted", file=sys.stderr, flush=True)
         os._exit(130)
 

@@ -30,6 +30,7 @@ from wsd_classic.errors import WsdError
 from wsd_classic import systems
 from wsd_classic.features.featurizer import Featurizer
 from wsd_classic.features.word_vectors import WordVectors
+from wsd_classic.preprocess.pipeline import model_signature
 from wsd_classic.systems import SenseClassifier
 
 FORMAT = "wsd-classic-model/3"
@@ -60,8 +61,6 @@ class TrainedSystem:
 
 def library_versions() -> dict[str, str]:
     """From the installed packages' metadata: saving a model imports none of them."""
-    from wsd_classic.preprocess.pipeline import model_signature
-
     # The spaCy model too: the features a model learnt from are the analyses that model made.
     return {"wsd-classic": __version__, "python": platform.python_version(),
             **{name: version(name) for name in ("numpy", "scipy", "scikit-learn", "spacy")},

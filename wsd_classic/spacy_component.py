@@ -49,7 +49,7 @@ from wsd_classic.features.featurizer import Featurizer, row, sentence_index
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.preprocess.pipeline import to_processed, with_looked_up_context
 from wsd_classic.systems import discourse
-from wsd_classic.systems.first_sense import wordnet_senses
+from wsd_classic.wordnet import wordnet_senses
 from wsd_classic.tasks import catalogue, engine
 from wsd_classic.corpora.allwords import UNIVERSAL_POS, wordnet_lemma
 

@@ -11,8 +11,7 @@ import functools
 import os
 import re
 import shutil
-import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +34,6 @@ LEXICOGRAPHER_FILES = (
         "body change cognition communication competition consumption contact creation emotion "
         "motion perception possession social stative weather").split()), ("adj.ppl", 3),
 )
-POS_OF_SS_TYPE = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "s"}
 
 
 def corpus_root(nltk_root: Path | None = None) -> Path:
@@ -76,7 +74,7 @@ def checked_root() -> Path:
     if not (corpus_root(root) / "lexnames").is_file():
         raise WsdError(
             f"WordNet 3.0 is not set up in {root}: run ./install (it needs Debian's wordnet-base "
-            "and wordnet-sense-index) or `python -m wsd_classic.wordnet`")
+            "and wordnet-sense-index) or `python -m wsd_classic wordnet`")
     return corpus_root(root)
 
 
@@ -97,7 +95,7 @@ def wordnet():
         raise WsdError(
             f"NLTK will not load WordNet from {corpus_root(root)}: a file there is missing or "
             "writable by other accounts (NLTK's warning names it); rebuild it with "
-            "`python -m wsd_classic.wordnet`") from None
+            "`python -m wsd_classic wordnet`") from None
     class WordNet30Reader(WordNetCorpusReader):
         def map_wn(self, version="wordnet"):
             """No mapping to another WordNet: it only serves the (absent) multilingual data.
@@ -173,10 +171,22 @@ def sense_index() -> SenseIndex:
     return SenseIndex.read(checked_root())
 
 
-def sense_keys(lemma: str, pos: str) -> tuple[str, ...]:
+@functools.lru_cache(maxsize=None)
+def wordnet_senses(lemma: str, pos: str) -> tuple[str, ...]:
     """The sense keys of ``lemma`` (any case, words joined by ``_``) as a ``pos`` (``n``, ``v``,
-    ``a`` with satellites, ``r``), in WordNet's order; empty when WordNet 3.0 lacks it."""
+    ``a`` with satellites, ``r``), in WordNet's order; empty when WordNet 3.0 lacks it.
+
+    WordNet lists a lemma's senses for a part of speech by decreasing frequency in its
+    sense-tagged corpora: these are the candidates every all-words system chooses from, and the
+    first of them is the classic baseline.
+    """
     return sense_index().keys(lemma.lower(), pos)
+
+
+def rank(key: str, candidates: Sequence[str]) -> int:
+    """The 1-based position of ``key`` among ``candidates`` (WordNet's frequency order), as
+    LLM prompts number candidate senses."""
+    return candidates.index(key) + 1
 
 
 _QUOTED = re.compile(r'"[^"]*"')
@@ -371,27 +381,6 @@ def examples(key: str) -> list[str]:
     return list(synset_at(*location).examples) if location is not None else []
 
 
-def lemma_count(key: str) -> int:
-    """SemCor frequency of the sense (WordNet's ``cntlist``), 0 for an unknown key."""
-    lemma = lemma_of_key(key)
-    return lemma.count() if lemma is not None else 0
-
-
 def unknown_keys(keys) -> list[str]:
     """The sense keys (``%`` tags only; ``U``/``P`` are not keys) WordNet 3.0 does not know."""
     return sorted({key for key in keys if "%" in key and not knows_key(key)})
-
-
-def main() -> int:
-    from wsd_classic.cli import entry_point
-
-    @entry_point
-    def run(argv=None):
-        target = setup()
-        print(f"WordNet 3.0 ready for NLTK in {target} (version {wordnet().get_version()})")
-
-    return run(sys.argv[1:])
-
-
-if __name__ == "__main__":
-    sys.exit(main())

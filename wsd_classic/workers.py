@@ -67,7 +67,7 @@ def quiet_on_ctrl_c() -> Iterator[threading.Event]:
         return
     parent = os.getpid()
 
-    def interrupted(signal_number, frame):
+    def interrupted(signal_number, _frame):
         if os.getpid() != parent:
             os._exit(0)  # any other status makes spaCy warn; the parent reports the interrupt
         ctrl_c.set()

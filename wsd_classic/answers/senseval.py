@@ -17,10 +17,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from wsd_classic.atomic import write_lines_atomically
-from wsd_classic.corpora.keys import check_field, read_records
+from wsd_classic.corpora.keys import (WEIGHT_DELIMITER, check_field, is_writable_sense, parse_tag,
+                                      read_records)
 from wsd_classic.errors import WsdError
 
-WEIGHT_DELIMITER = "/"
 # Written weights are whole multiples of 1 / WEIGHT_UNITS (4 decimals).
 WEIGHT_UNITS = 10_000
 
@@ -52,22 +52,6 @@ def read_answers(path: str | os.PathLike) -> list[Answer]:
             raise WsdError(str(error), path, number) from None
         answers.append(Answer(lexelt, instance, senses, number))
     return answers
-
-
-def parse_tag(tag: str) -> tuple[str, float | None]:
-    """Split ``sense/weight`` into the sense and its weight (``None`` when there is none)."""
-    sense, delimiter, weight_text = tag.rpartition(WEIGHT_DELIMITER)
-    if not delimiter or "%" in weight_text:
-        return tag, None
-    try:
-        weight = float(weight_text)
-    except ValueError:
-        raise ValueError(f"bad weight {weight_text!r} in {tag!r}: expected a number") from None
-    if not math.isfinite(weight) or weight < 0:
-        raise ValueError(f"bad weight {weight_text!r} in {tag!r}: must be a finite number >= 0")
-    if not sense:
-        raise ValueError(f"weight without a sense in {tag!r}")
-    return sense, weight
 
 
 def write_answers(path: str | os.PathLike, rows: Iterable[tuple[str, str, SenseWeights]],
@@ -136,12 +120,3 @@ def _token(sense: str, units: int | None) -> str:
         raise ValueError(f"sense {sense!r} cannot be written: its '/' would read as a weight")
     return sense if units is None else (
         f"{sense}{WEIGHT_DELIMITER}{units // WEIGHT_UNITS}.{units % WEIGHT_UNITS:04d}")
-
-
-def is_writable_sense(sense: str) -> bool:
-    """Whether ``sense``, written without a weight, reads back as itself (a weight written
-    after it always leaves the sense intact: the reader splits at the last ``/``)."""
-    try:
-        return parse_tag(sense) == (sense, None)
-    except ValueError:
-        return False

@@ -68,7 +68,7 @@ from wsd_classic.features import word_vectors
 from wsd_classic.scoring.ambistory import (
     RATINGS, AmbiStoryScore, prediction_lines, score_ambistory, score_intervals,
     within_standard_deviation)
-from wsd_classic.tasks import catalogue, staging
+from wsd_classic.tasks import catalogue, staging, vector_corpus
 from wsd_classic.tasks.allwords import AllWordsTagger
 from wsd_classic.tasks.timing import StageTimer
 
@@ -461,7 +461,7 @@ def stem_space(vectors: word_vectors.WordVectors) -> WordSpace:
 
 def build_spaces(data_dir) -> dict[str, WordSpace]:
     return {"lsa": gloss_space(), "ppmi": running_text_space(running_texts(data_dir)),
-            "w2v": stem_space(word_vectors.obtain(catalogue.SEMCOR.embedding.vectors, data_dir))}
+            "w2v": stem_space(vector_corpus.obtain(catalogue.SEMCOR.embedding.vectors, data_dir))}
 
 
 def save_spaces(path: Path, spaces: dict[str, WordSpace]) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 from wsd_classic import wordnet
 from wsd_classic.atomic import write_json_atomically, write_lines_atomically
 from wsd_classic.corpora.raganato import write_raganato_key
-from wsd_classic.report.statistics import mcnemar
+from wsd_classic.scoring.statistics import mcnemar
 from wsd_classic.scoring.sensebench import accuracy, correct_by_instance, dataset_of
 from wsd_classic.tasks import staging
 from wsd_classic.tasks.allwords_evaluation import (

@@ -17,6 +17,7 @@ from wsd_classic import settings
 from wsd_classic.cli import entry_point
 from wsd_classic.atomic import write_atomically
 from wsd_classic.errors import WsdError
+from wsd_classic.report import html, markdown
 from wsd_classic.tasks import catalogue
 from wsd_classic.tasks.timing import StageTimer
 
@@ -68,8 +69,6 @@ def _lexical_sample_files(args, task_dir: Path) -> tuple[Path, Path | None, Path
 
 def write_report(document, out_dir: Path, output_format: str) -> Path:
     """Write the document (and, for Markdown, its figures); returns the report's path."""
-    from wsd_classic.report import html, markdown
-
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -90,15 +89,16 @@ def write_report(document, out_dir: Path, output_format: str) -> Path:
 def main(argv=None):
     args = parse_args(argv)
     # Imported here so that --help and option errors answer at once, without matplotlib/SciPy.
-    from wsd_classic.report import allwords, benchmarks, compose, lexsample
+    from wsd_classic.benchmarks.report import BENCHMARKS, benchmark_document
+    from wsd_classic.report import allwords, compose, lexsample
 
     timer = StageTimer()
     task_dir = settings.results_dir(args.results_dir) / args.task
     summary = []
     task = catalogue.TASKS.get(args.task)
-    if args.task in benchmarks.BENCHMARKS:
+    if args.task in BENCHMARKS:
         with timer.stage("read"):
-            document = benchmarks.document(args.task, task_dir)
+            document = benchmark_document(args.task, task_dir)
     elif task is not None and task.kind == catalogue.ALL_WORDS:
         with timer.stage("score"):
             document = compose.all_words_document(allwords.load(task_dir, args.data_dir))

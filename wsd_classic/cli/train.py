@@ -19,6 +19,7 @@ from wsd_classic import settings
 from wsd_classic.cli import entry_point
 from wsd_classic.cli.options import add_location_options
 from wsd_classic.errors import WsdError
+from wsd_classic.report import table
 from wsd_classic.tasks import allwords, catalogue, learning_curve, lexical_sample_run
 
 
@@ -92,6 +93,12 @@ def main(argv=None):
     results_root = settings.results_dir(args.out_dir)
     if args.learning_curve is not None:
         fractions = learning_curve.parse_fractions(args.learning_curve)
-        print(learning_curve.execute(run, chosen, fractions, results_root, args.jobs))
+        curve_run = learning_curve.execute(run, chosen, fractions, results_root, args.jobs)
+        print("\n".join([table.learning_curve_table(curve_run.curve), "",
+                         f"learning curve in {curve_run.path}", curve_run.timer.summary()]))
         return
-    print(lexical_sample_run.execute(run, chosen, models_root, results_root, args.jobs))
+    result = lexical_sample_run.execute(run, chosen, models_root, results_root, args.jobs)
+    print("\n".join([table.lexical_sample_table(result.scores, task.published), "",
+                     *(f"note: {note}" for note in result.notes),
+                     f"answers and scores.json in {result.out_dir}/, "
+                     f"models in {result.models_dir}/", result.timer.summary()]))

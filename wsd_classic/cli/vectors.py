@@ -12,8 +12,7 @@ from pathlib import Path
 from wsd_classic import settings
 from wsd_classic.cli import entry_point
 from wsd_classic.errors import WsdError
-from wsd_classic.features import word_vectors
-from wsd_classic.tasks import catalogue
+from wsd_classic.tasks import catalogue, vector_corpus
 
 
 def parse_args(argv):
@@ -31,7 +30,7 @@ def main(argv=None):
     task = catalogue.get(args.task)
     if task.embedding is None:
         raise WsdError(f"task {task.name} uses no word vectors")
-    vectors = word_vectors.obtain(task.embedding.vectors, args.data_dir)
+    vectors = vector_corpus.obtain(task.embedding.vectors, args.data_dir)
     print(f"{len(vectors.words):,} words x {vectors.dimensions} (sha256 {vectors.identity[:12]}) "
-          f"in {word_vectors.cache_path(task.embedding.vectors, args.data_dir)}")
+          f"in {vector_corpus.cache_path(task.embedding.vectors, args.data_dir)}")
     return 0

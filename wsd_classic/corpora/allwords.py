@@ -20,7 +20,7 @@ from wsd_classic import wordnet
 from wsd_classic.corpora.raganato import iter_raganato
 from wsd_classic.corpora.semcor import PARTS, read_semcor
 from wsd_classic.errors import WsdError
-from wsd_classic.systems.first_sense import base_form, wordnet_senses
+from wsd_classic.wordnet import morphy, wordnet_senses
 
 # The synset-type digit of a sense key (``jury%1:14:00::``) and of WordNet's POS letter.
 KEY_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
@@ -163,7 +163,7 @@ def wordnet_lemma(lemma: str, pos: str) -> str | None:
     """The lemma as WordNet spells it as a ``pos`` (``n``, ``v``, ``a``, ``r``), None if WordNet
     has no sense of it as one: every spelling, then their base forms."""
     spellings = _spellings(lemma)
-    for form in chain(spellings, (base_form(spelling, pos) for spelling in spellings)):
+    for form in chain(spellings, (morphy(spelling, pos) for spelling in spellings)):
         # WordNet matches case-insensitively, and sense keys spell lemmas in lower case.
         if form is not None and wordnet_senses(form, pos):
             return form.lower()

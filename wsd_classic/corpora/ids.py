@@ -17,9 +17,8 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from wsd_classic.answers.senseval import is_writable_sense
 from wsd_classic.atomic import write_atomically
-from wsd_classic.corpora.keys import COMMENT, check_field
+from wsd_classic.corpora.keys import COMMENT, check_field, is_writable_sense
 
 KINDS = ("lexelt", "instance", "sense")
 ID_MAP_NAME = "ids.tsv"

@@ -10,9 +10,12 @@ carries no meaning, so the reader keeps each tag once.
 formats (keys here, ``answers.senseval`` and ``corpora.sensemap``): one place decides how a file
 is decoded, how binary input is refused and how a file is replaced without ever leaving a
 half-written one under its final name (``write_atomically``, which ``bin/report`` uses too).
+``parse_tag`` and ``is_writable_sense`` say where a tag's ``/weight`` starts, as answer files
+write it and as safe ids (``corpora.ids``) must avoid.
 """
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -22,6 +25,8 @@ from wsd_classic.atomic import write_lines_atomically
 from wsd_classic.errors import WsdError
 
 COMMENT = "!!"
+# In answer files, ``sense/weight``: see ``parse_tag``.
+WEIGHT_DELIMITER = "/"
 
 
 @dataclass(frozen=True)
@@ -113,3 +118,26 @@ def check_field(value: str) -> None:
         raise ValueError(f"{value!r} cannot be written as one field (empty, whitespace or '!!')")
 
 
+def parse_tag(tag: str) -> tuple[str, float | None]:
+    """Split ``sense/weight`` into the sense and its weight (``None`` when there is none)."""
+    sense, delimiter, weight_text = tag.rpartition(WEIGHT_DELIMITER)
+    if not delimiter or "%" in weight_text:
+        return tag, None
+    try:
+        weight = float(weight_text)
+    except ValueError:
+        raise ValueError(f"bad weight {weight_text!r} in {tag!r}: expected a number") from None
+    if not math.isfinite(weight) or weight < 0:
+        raise ValueError(f"bad weight {weight_text!r} in {tag!r}: must be a finite number >= 0")
+    if not sense:
+        raise ValueError(f"weight without a sense in {tag!r}")
+    return sense, weight
+
+
+def is_writable_sense(sense: str) -> bool:
+    """Whether ``sense``, written without a weight, reads back as itself (a weight written
+    after it always leaves the sense intact: the reader splits at the last ``/``)."""
+    try:
+        return parse_tag(sense) == (sense, None)
+    except ValueError:
+        return False

@@ -11,8 +11,7 @@ class Instance:
     ``text`` is the whole context as plain Unicode (entities decoded, markup removed);
     ``head`` is the character span of the target in ``text``; ``sats`` the spans of its
     satellite particles (phrasal verbs). ``answers`` holds the gold sense ids (sense keys,
-    ``U``, ``P``), empty for unannotated data. ``weight``: the instance's share in training,
-    below 1 for indirect evidence (``corpora.sense_relatives``).
+    ``U``, ``P``), empty for unannotated data.
     """
 
     id: str
@@ -22,11 +21,6 @@ class Instance:
     sats: tuple[tuple[int, int], ...] = ()
     answers: tuple[str, ...] = ()
     docsrc: str | None = None
-    weight: float = 1.0
-
-    @property
-    def head_text(self) -> str:
-        return self.text[self.head[0]:self.head[1]]
 
 
 _POS_SUFFIXES = ("n", "v", "a", "r")

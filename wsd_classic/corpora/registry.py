@@ -174,11 +174,11 @@ DATASETS: dict[str, Dataset] = {dataset.name: dataset for dataset in (
 _hash_cache: dict[tuple[str, int, int], str] = {}
 
 
-def file_sha256(path: Path, use_cache: bool = True) -> str:
-    """SHA-256 of a file, read in chunks; memoised per (path, size, mtime) unless told not to."""
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file, read in chunks; memoised per (path, size, mtime)."""
     status = path.stat()
     key = (str(path.resolve()), status.st_size, status.st_mtime_ns)
-    if use_cache and key in _hash_cache:
+    if key in _hash_cache:
         return _hash_cache[key]
     digest = hashlib.sha256()
     with path.open("rb") as stream:
@@ -188,7 +188,7 @@ def file_sha256(path: Path, use_cache: bool = True) -> str:
     return _hash_cache[key]
 
 
-def tree_sha256(root: Path, directories: tuple[str, ...], use_cache: bool = True) -> str:
+def tree_sha256(root: Path, directories: tuple[str, ...]) -> str:
     """One SHA-256 for every regular file below ``directories`` (relative to ``root``).
 
     It hashes the lines ``<file sha256>  <path relative to root>\\n`` sorted by path, which is
@@ -200,7 +200,7 @@ def tree_sha256(root: Path, directories: tuple[str, ...], use_cache: bool = True
          if path.is_file()),
         key=lambda path: path.relative_to(root).as_posix())
     listing = "".join(
-        f"{file_sha256(path, use_cache)}  {path.relative_to(root).as_posix()}\n" for path in paths)
+        f"{file_sha256(path)}  {path.relative_to(root).as_posix()}\n" for path in paths)
     return hashlib.sha256(listing.encode("utf-8")).hexdigest()
 
 
@@ -217,12 +217,7 @@ def locate(name: str, data_dir: str | os.PathLike | None = None, download: bool 
 
     Hashes are memoised per file (path, size, mtime), so calling this before each use is cheap.
     """
-    return _check(_lookup(name), data_dir, download=download, use_cache=True)
-
-
-def verify(name: str, data_dir: str | os.PathLike | None = None) -> Path:
-    """Like ``locate`` but rereads every byte (no memoised hashes) and never downloads."""
-    return _check(_lookup(name), data_dir, download=False, use_cache=False)
+    return _check(_lookup(name), data_dir, download=download)
 
 
 def file(name: str, filename: str, data_dir: str | os.PathLike | None = None) -> Path:
@@ -234,8 +229,7 @@ def file(name: str, filename: str, data_dir: str | os.PathLike | None = None) ->
     return locate(name, data_dir) / filename
 
 
-def _check(registered: Dataset, data_dir: str | os.PathLike | None, download: bool,
-           use_cache: bool) -> Path:
+def _check(registered: Dataset, data_dir: str | os.PathLike | None, download: bool) -> Path:
     root = settings.data_dir(data_dir) / registered.directory
     for entry in registered.files:
         target = root / entry.path
@@ -245,7 +239,7 @@ def _check(registered: Dataset, data_dir: str | os.PathLike | None, download: bo
             _download(registered, entry, target)
         elif entry.sha256 is not None:
             _compare(registered, entry.path, target, entry.sha256,
-                     file_sha256(target, use_cache), entry.url)
+                     file_sha256(target), entry.url)
     for companion in registered.companions:
         if not (root / companion).is_file():
             raise _missing(registered, companion, root / companion, None, None)
@@ -254,7 +248,7 @@ def _check(registered: Dataset, data_dir: str | os.PathLike | None, download: bo
             if not (root / directory).is_dir():
                 raise _missing(registered, f"{directory}/", root / directory, tree.sha256, None)
         _compare(registered, f"the tree hash of {', '.join(tree.directories)}", root, tree.sha256,
-                 tree_sha256(root, tree.directories, use_cache), None)
+                 tree_sha256(root, tree.directories), None)
     unverified = [entry.path for entry in registered.files if entry.sha256 is None]
     if unverified:
         warnings.warn(

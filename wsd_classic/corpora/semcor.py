@@ -44,12 +44,9 @@ _PARENTS = {
 
 @dataclass(frozen=True)
 class SemcorToken:
-    """A word (``<wf>``) or punctuation mark (``<punc>``: ``pos``, ``cmd`` and ``lemma`` None).
+    """A word (``<wf>``) or punctuation mark (``<punc>``: ``pos`` and ``lemma`` None).
 
-    ``text`` keeps SemCor's underscores in multiword units (``took_place``). ``cmd`` tells the
-    annotation state: ``done`` (annotated), ``tag`` (left for annotation, never done),
-    ``ignore`` (closed-class word). ``ot`` explains a ``done`` word without a sense
-    (``notag``, ``idiom``, ``metaphor``, ...).
+    ``text`` keeps SemCor's underscores in multiword units (``took_place``).
     """
 
     text: str
@@ -57,8 +54,6 @@ class SemcorToken:
     lemma: str | None = None
     wnsn: tuple[int, ...] = ()
     lexsn: tuple[str, ...] = ()
-    cmd: str | None = None
-    ot: str | None = None
 
     @property
     def sense_keys(self) -> tuple[str, ...]:
@@ -201,8 +196,7 @@ class _TagFileParser:
         if wnsn and lexsn and len(wnsn) != len(lexsn):
             raise self._error(f"wnsn={attributes['wnsn']} and lexsn={attributes['lexsn']} "
                               "disagree in number", offset)
-        return SemcorToken(text, attributes["pos"], lemma, wnsn, lexsn, attributes["cmd"],
-                           attributes.get("ot"))
+        return SemcorToken(text, attributes["pos"], lemma, wnsn, lexsn)
 
     def _attributes(self, element: str, raw: str, offset: int) -> dict[str, str]:
         """``name=value`` pairs; values may be unquoted, as SGML allows."""

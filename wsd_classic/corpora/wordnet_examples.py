@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from wsd_classic import wordnet
-from wsd_classic.systems.first_sense import wordnet_senses
+from wsd_classic.wordnet import wordnet_senses
 from wsd_classic.corpora.allwords import AllWordsCorpus, Sentence, Target
 
 SOURCE = "WordNet 3.0 examples"

@@ -46,12 +46,3 @@ def check_groups(groups: Iterable[str]) -> tuple[str, ...]:
     if unknown:
         raise WsdError(f"unknown feature group {', '.join(unknown)}; known: {', '.join(EXTRACTORS)}")
     return groups
-
-
-def extract(doc: ProcessedInstance, groups: Iterable[str] = ALL_GROUPS) -> list[str]:
-    """The features of ``doc`` from the named groups, in group order, without repeats."""
-    seen: dict[str, None] = {}
-    for group in groups:
-        for name in EXTRACTORS[group](doc):
-            seen[name] = None
-    return list(seen)

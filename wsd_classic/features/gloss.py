@@ -111,7 +111,7 @@ def candidate_keys(lexelt: str, particles: Sequence[str] = ()) -> tuple[str, ...
     lemmas = [lemma, *(f"{lemma}_{particle}" for particle in particles)]
     if len(particles) > 1:
         lemmas.append("_".join([lemma, *particles]))
-    return tuple(dict.fromkeys(key for name in lemmas for key in wordnet.sense_keys(name, pos)))
+    return tuple(dict.fromkeys(key for name in lemmas for key in wordnet.wordnet_senses(name, pos)))
 
 
 @functools.lru_cache(maxsize=SIGNATURE_CACHE)

@@ -1,41 +1,31 @@
-"""Word vectors trained here: gensim's word2vec on the English text this project can read without
-any test set's labels, built once and cached by content.
+"""Word vectors trained here: the resource the ``emb`` group reads (``WordVectors``), word2vec's
+settings, how text becomes its tokens, the gensim call and the cache file's form.
+``tasks.vector_corpus`` gathers the training text and keeps the cache.
 
 No package on the registries ships English vectors and spaCy's small model has none (its token
-tensors are task-trained CNN features, not word meanings), so the vectors are learnt from
-SemCor 3.0, the SENSEVAL-2 lexical sample's training contexts (not its test contexts), WordNet
-3.0's glosses and examples and AmbiStory's training stories. A token is a lower-cased word that
-has a letter, as ``features.embeddings`` looks words up. Training is deterministic: one worker,
-a fixed seed and a hash of word strings that does not depend on Python's per-process salt.
-Values are rounded to float16, the precision a model file stores them in, so a model tags with
-exactly the vectors it was trained with.
+tensors are task-trained CNN features, not word meanings), so the vectors are learnt here. A
+token is a lower-cased word that has a letter, as ``features.embeddings`` looks words up.
+Training is deterministic: one worker, a fixed seed and a hash of word strings that does not
+depend on Python's per-process salt. Values are rounded to float16, the precision a model file
+stores them in, so a model tags with exactly the vectors it was trained with.
 """
 from __future__ import annotations
 
 import dataclasses
 import functools
 import hashlib
-import json
-import multiprocessing
-import os
 import re
-import signal
-import sys
-import time
 import zlib
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from wsd_classic import settings
 from wsd_classic.atomic import atomic_file
 from wsd_classic.errors import WsdError
 from wsd_classic.preprocess.document import has_letter
 
-# Bump when what goes into the corpus or how it is tokenized changes, so stale caches go.
-CORPUS_VERSION = 1
 TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
@@ -106,126 +96,13 @@ def stable_hash(word: str) -> int:
 
 def train(sentences: Sequence[Sequence[str]], vector_settings: VectorSettings) -> WordVectors:
     """word2vec on ``sentences`` (lists of tokens), deterministically."""
-    from gensim.models import Word2Vec
+    from gensim.models import Word2Vec  # gensim takes seconds to import: only when training
 
     model = Word2Vec(sentences, vector_size=vector_settings.dimensions,
                      window=vector_settings.window, min_count=vector_settings.min_count,
                      sg=int(vector_settings.sg), epochs=vector_settings.epochs,
                      seed=vector_settings.seed, workers=1, hashfxn=stable_hash)
     return WordVectors(tuple(model.wv.index_to_key), model.wv.vectors.astype(np.float16))
-
-
-WORDNET_TEXT_FILES = ("data.noun", "data.verb", "data.adj", "data.adv")
-
-
-def corpus_sentences(data_dir: str | os.PathLike | None = None) -> Iterator[list[str]]:
-    """Every training text, one token list per sentence or context, in a fixed order."""
-    from wsd_classic import wordnet
-    from wsd_classic.corpora import registry
-    from wsd_classic.corpora.ambistory import read_ambistory
-    from wsd_classic.corpora.lexsample import read_lexical_sample
-    from wsd_classic.corpora.semcor import read_semcor
-    from wsd_classic.preprocess.sentences import word_parts
-    from wsd_classic.tasks import catalogue
-
-    semcor = registry.locate(catalogue.SEMCOR.dataset, data_dir)
-    for sentence in read_semcor(semcor):  # the text alone: no sense keys looked up
-        yield tokens(" ".join(part for token in sentence.tokens for part in word_parts(token.text)))
-    for instance in read_lexical_sample(catalogue.SENSEVAL2_LS.path("train", data_dir)).instances():
-        yield tokens(instance.text)
-    for synset in wordnet.all_synsets():
-        yield tokens(synset.definition)
-        for example in synset.examples:
-            yield tokens(example)
-    stories = {sample.story for sample in read_ambistory(
-        registry.locate(catalogue.AMBISTORY.dataset, data_dir) / "train.json")}
-    for story in sorted(stories):
-        yield tokens(" ".join(story))
-
-
-def cache_key(vector_settings: VectorSettings, data_dir: str | os.PathLike | None = None) -> str:
-    """What the vectors depend on: the corpora's registered SHA-256 (``locate`` checks the files
-    against them, and names a missing one), WordNet's text, gensim and the settings. Cheaper than
-    hashing the corpus's tokens, which takes as long as reading it."""
-    import gensim
-
-    from wsd_classic.corpora import registry
-    from wsd_classic.tasks import catalogue
-    from wsd_classic.wordnet import checked_root
-
-    sources = {}
-    for name in (catalogue.SEMCOR.dataset, catalogue.SENSEVAL2_LS.dataset,
-                 catalogue.AMBISTORY.dataset):
-        registry.locate(name, data_dir)
-        dataset = registry.DATASETS[name]
-        sources[name] = [[entry.path, entry.sha256] for entry in dataset.files] + [
-            [list(tree.directories), tree.sha256] for tree in dataset.trees]
-    sources["wordnet"] = [registry.file_sha256(checked_root() / name)
-                          for name in WORDNET_TEXT_FILES]
-    return hashlib.sha256(json.dumps([CORPUS_VERSION, gensim.__version__,
-                                      asdict(vector_settings), sources]).encode()).hexdigest()
-
-
-def cache_path(vector_settings: VectorSettings, data_dir: str | os.PathLike | None = None) -> Path:
-    return settings.cache_dir() / "vectors" / cache_key(vector_settings, data_dir) / "vectors.npz"
-
-
-def obtain(vector_settings: VectorSettings,
-           data_dir: str | os.PathLike | None = None, log=sys.stderr) -> WordVectors:
-    """The vectors of ``vector_settings`` on the corpora of ``data_dir``: from the cache, or
-    trained and cached (saying so on ``log``)."""
-    path = cache_path(vector_settings, data_dir)
-    if path.is_file():
-        return load(path)
-    started = time.perf_counter()
-    print("word vectors: reading SemCor, SENSEVAL-2 training contexts, WordNet glosses and "
-          "examples, AmbiStory training stories", file=log, flush=True)
-    sentences = [sentence for sentence in corpus_sentences(data_dir) if sentence]
-    print(f"word vectors: training word2vec on {sum(map(len, sentences)):,} tokens in "
-          f"{len(sentences):,} sentences ({asdict(vector_settings)})", file=log, flush=True)
-    vectors = train(sentences, vector_settings)
-    save(vectors, path)
-    print(f"word vectors: {len(vectors.words):,} words x {vectors.dimensions} saved to {path} "
-          f"({time.perf_counter() - started:.0f} s)", file=log, flush=True)
-    return vectors
-
-
-def obtain_later(vector_settings: VectorSettings,
-                 data_dir: str | os.PathLike | None = None,
-                 log=sys.stderr) -> Callable[[], WordVectors]:
-    """``obtain``'s vectors, built meanwhile in a forked process when they are not cached; call
-    the result to wait for them. word2vec trains on one core, so a run reads and analyses its
-    corpora on the others in the meantime. Missing corpora are reported here, at once."""
-    path = cache_path(vector_settings, data_dir)
-    if path.is_file():
-        return functools.partial(load, path)
-    builder = multiprocessing.get_context("fork").Process(
-        target=_build, args=(vector_settings, data_dir, log), daemon=True)
-    builder.start()
-
-    def result() -> WordVectors:
-        try:
-            builder.join()
-        finally:  # interrupted: the builder goes too, and its unfinished file with it
-            if builder.is_alive():
-                builder.terminate()
-                builder.join()
-        if path.is_file():
-            return load(path)
-        # The builder failed: building here says why, as ``obtain`` always does.
-        return obtain(vector_settings, data_dir, log)
-
-    return result
-
-
-def _build(vector_settings: VectorSettings, data_dir, log) -> None:
-    """The forked builder of ``obtain_later``: quiet on failure and on Ctrl-C, which the waiting
-    process reports."""
-    signal.signal(signal.SIGINT, lambda signal_number, frame: os._exit(1))
-    try:
-        obtain(vector_settings, data_dir, log)
-    except BaseException:
-        os._exit(1)
 
 
 def save(vectors: WordVectors, path: Path) -> None:

@@ -20,7 +20,7 @@ import numpy as np
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.raganato import read_raganato_key
 from wsd_classic.errors import WsdError
-from wsd_classic.report.statistics import Interval, McNemar, bootstrap_f1_interval, mcnemar
+from wsd_classic.scoring.statistics import Interval, McNemar, bootstrap_f1_interval, mcnemar
 from wsd_classic.scoring.raganato import score_raganato
 
 FIELDS = ("precision", "recall", "f1")

@@ -4,10 +4,10 @@ from __future__ import annotations
 from wsd_classic.report import allwords, figures
 from wsd_classic.report.calibration import BINS
 from wsd_classic.report.document import Document, Figure, Section, Table
-from wsd_classic.report.learning_curve import FILENAME as CURVE_FILENAME
+from wsd_classic.scoring.learning_curve import FILENAME as CURVE_FILENAME
 from wsd_classic.report.lexsample import POS_NAMES, LexicalSampleResults, Score
 from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE, SENSEVAL2_LS
-from wsd_classic.report.statistics import (BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Interval,
+from wsd_classic.scoring.statistics import (BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Interval,
                                             McNemar)
 
 OURS = "this run"

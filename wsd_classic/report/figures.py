@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from matplotlib.figure import Figure
 
 from wsd_classic.report.calibration import Calibration
-from wsd_classic.report.learning_curve import LearningCurve
+from wsd_classic.scoring.learning_curve import LearningCurve
 
 DPI = 100
 POS_STYLE = {"n": ("nouns", "tab:blue", "o"), "v": ("verbs", "tab:red", "s"),

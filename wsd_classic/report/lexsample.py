@@ -20,9 +20,9 @@ from wsd_classic.corpora.sensemap import read_sensemap
 from wsd_classic.errors import WsdError
 from wsd_classic.report import calibration as calibration_module
 from wsd_classic.report.calibration import Calibration
-from wsd_classic.report.learning_curve import FILENAME as CURVE_FILENAME
-from wsd_classic.report.learning_curve import LearningCurve, read_learning_curve
-from wsd_classic.report.statistics import Interval, McNemar, bootstrap_interval, mcnemar
+from wsd_classic.scoring.learning_curve import FILENAME as CURVE_FILENAME
+from wsd_classic.scoring.learning_curve import LearningCurve, read_learning_curve
+from wsd_classic.scoring.statistics import Interval, McNemar, bootstrap_interval, mcnemar
 from wsd_classic.scoring import ratio, scorer2
 
 TOP_SUFFIX = ".top.ans"

@@ -1,7 +1,8 @@
-"""The plain-text comparison table ``bin/train`` prints."""
+"""The plain-text tables ``bin/train`` prints: the comparison of systems, the learning curve."""
 from __future__ import annotations
 
 from wsd_classic.report.references import SENSEVAL2_LS
+from wsd_classic.scoring.learning_curve import LearningCurve
 
 POS_NAMES = (("n", "nouns"), ("v", "verbs"), ("a", "adj."))
 
@@ -31,4 +32,20 @@ def lexical_sample_table(scores: dict[str, dict], with_references: bool) -> str:
         lines.append("published (fine-grained recall):")
         for reference in sorted(SENSEVAL2_LS, key=lambda ref: -ref.fine):
             lines.append(f"{reference.name:<38} {'':>6} {reference.fine:>6.1f}   [{reference.source}]")
+    return "\n".join(lines)
+
+
+def learning_curve_table(curve: LearningCurve) -> str:
+    """Fine-grained recall (%) per system (rows) and fraction (columns)."""
+    points = curve.points
+    fractions = sorted({point.fraction for point in points})
+    sizes = {point.fraction: point.training_instances for point in points}
+    header = f"{'system':<14}" + "".join(f"{f'{fraction:g} ({sizes[fraction]})':>14}"
+                                         for fraction in fractions)
+    lines = ["Fine-grained recall (%) of the top sense by share of the training data "
+             "(training instances)", header, "-" * len(header)]
+    for name in dict.fromkeys(point.system for point in points):
+        recall = {point.fraction: point.fine for point in points if point.system == name}
+        lines.append(f"{name:<14}" + "".join(f"{100 * recall[fraction]:>14.1f}"
+                                             for fraction in fractions))
     return "\n".join(lines)

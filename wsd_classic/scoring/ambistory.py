@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from scipy.stats import spearmanr
 
 from wsd_classic.errors import WsdError
-from wsd_classic.report.statistics import bootstrap_interval, bootstrap_statistic_interval
+from wsd_classic.scoring.statistics import bootstrap_interval, bootstrap_statistic_interval
 
 RATINGS = (1, 2, 3, 4, 5)
 
@@ -74,34 +72,6 @@ def score_intervals(predictions: Mapping[str, int], ratings: Mapping[str, Sequen
     intervals = {"spearman": bootstrap_statistic_interval(rho, len(keys)),
                  "accuracy": bootstrap_interval(hits)}
     return {name: [interval.low, interval.high] for name, interval in intervals.items()}
-
-
-def read_predictions(path: str | os.PathLike) -> dict[str, int]:
-    """A predictions file; each line one object, ids unique, predictions integers 1-5."""
-    predictions: dict[str, int] = {}
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise WsdError(f"cannot read the file: {getattr(error, 'strerror', None) or error}",
-                       path) from None
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise WsdError(f"not a JSON object: {error.msg}", path, number) from None
-        if not isinstance(record, dict) or set(record) != {"id", "prediction"}:
-            raise WsdError('expected {"id": ..., "prediction": ...} and nothing else', path,
-                           number)
-        key, value = str(record["id"]), record["prediction"]
-        if type(value) is not int or value not in RATINGS:
-            raise WsdError(f"prediction for id {key!r} is {value!r}, not an integer 1-5", path,
-                           number)
-        if key in predictions:
-            raise WsdError(f"id {key!r} is predicted a second time", path, number)
-        predictions[key] = value
-    return predictions
 
 
 def prediction_lines(predictions: Mapping[str, int]) -> list[str]:

@@ -2,7 +2,7 @@
 a gold key or names the same synset as one (``dog%1:05:00::`` and ``domestic_dog%1:05:00::``).
 
 Accuracy is over every gold instance: an instance the key file lacks is wrong. The per-instance
-results feed ``report.statistics`` for bootstrap intervals and McNemar tests; ``datasets`` splits
+results feed ``scoring.statistics`` for bootstrap intervals and McNemar tests; ``datasets`` splits
 ALL-style ids (``senseval2.d000.s000.t000``) by their prefix.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from wsd_classic import wordnet
-from wsd_classic.report.statistics import Interval, bootstrap_interval
+from wsd_classic.scoring.statistics import Interval, bootstrap_interval
 
 
 def same_sense(answer: str, gold_keys: Sequence[str]) -> bool:

@@ -39,32 +39,31 @@ class System:
         return self.estimator.feature_groups if self.estimator else ()
 
     def make(self, **overrides) -> SenseClassifier:
+        """The estimator with these parameters; a system made of others (``member_systems``) is
+        handed its members' registered parameters too."""
         if self.estimator is None:
             raise WsdError(f"the {self.name} system has nothing to fit")
-        return self.estimator(**{**self.params, **overrides})
+        params = {**self.params, **overrides}
+        if self.estimator.member_systems:
+            params.setdefault("member_defaults", {
+                name: get(name).params for name in self.estimator.member_systems})
+        return self.estimator(**params)
 
 
-# The parameters were chosen by cross-validation on the SENSEVAL-2 training data only
-# (bench/tune.py; see README); tasks override them where their own CV chose otherwise.
+# Parameters: 5-fold CV on SENSEVAL-2 training (bench/tune.py: bench/results/tune.json,
+# tune_emb.json); tasks override them where their own CV chose otherwise.
 SYSTEMS: dict[str, System] = {system.name: system for system in (
     System("commonest", Commonest),
-    # The published SemCor MFS baseline knows SemCor's counts only: for a lemma SemCor never
-    # tagged it takes the candidate first in WordNet's database order, which carries no
-    # frequency (bench/semcor.py --mfs-back-offs).
+    # The published SemCor MFS baseline knows SemCor's counts only, so its back-off for a lemma
+    # SemCor never tagged uses no frequency: bench/results/semcor_mfs.json
     System("mfs", Commonest, back_off=database_first_sense),
     System("wn1", None),
     System("lesk", Lesk, {"use_corpus": False}, needs_wordnet_keys=True),
     System("lesk-corpus", Lesk, {"use_corpus": True}, needs_wordnet_keys=True),
     System("dlist", DecisionList, {"alpha": 4.0, "min_count": 2}),
     System("svm", LinearSVM, {"C": 10.0}),
-    # The pool, its parameters pooled over the SENSEVAL-2 training lexelts' held-out evidence
-    # and their shrinkage chosen by 5-fold CV (bench/tune_combo.py, bench/results/tune_combo.json):
-    # the geometric pool 69.33 % held out at shrinkage 1 (0 / 10 / 100 / inf: 68.81 / 68.96 /
-    # 68.79 / 68.82), the linear pool 68.43 at its best (shrinkage 1; registered until now, with
-    # defaults (-1.454, 2.600, 9.629, -10.0, 6.882, -8.48, 7.753)), the svm alone 67.71
-    # (tune_emb.json). The top-sense map is fitted by the same script on the held-out
-    # distributions of that pool and shrinkage (held-out calibration error of the top sense
-    # 0.0390 without it, 0.0100 with it, cross-fitted).
+    # Pool, defaults, shrinkage and top-sense map: 5-fold CV on SENSEVAL-2 training
+    # (bench/tune_combo.py): bench/results/tune_combo.json
     System("combo", Combination, {
         "pool": "geometric", "default_params": (3.161, -2.378, -0.397, 0.695, -0.377, 4.054),
         "shrinkage": 1.0,

@@ -28,8 +28,6 @@ MAX_DENSE_ENTRIES = 1 << 25
 class SenseClassifier(ClassifierMixin, BaseEstimator):
     #: feature groups the system reads (``features.EXTRACTORS`` names)
     feature_groups: tuple[str, ...] = ()
-    #: whether the task layer may restrict its output to the senses a phrasal-verb particle allows
-    uses_candidate_filter = False
     #: the metadata entry holding the names of the fitted ``vocabulary_`` (None: it has none)
     vocabulary_entry: str | None = None
     #: fitted attributes saved in the metadata (JSON) and as arrays, each under its name

@@ -54,9 +54,9 @@ from wsd_classic.systems.dlist import DecisionList
 from wsd_classic.systems.lesk import Lesk
 from wsd_classic.systems.svm import LinearSVM
 
-# The members' estimators; each is made with its registered parameters (``systems.SYSTEMS``),
-# these overrides and the combination's ``member_params``: the svm's calibration is the
-# combiner's job.
+# The members' estimators; each is made with its registered parameters (``member_defaults``,
+# which the registry hands in), these overrides and the combination's ``member_params``: the
+# svm's calibration is the combiner's job.
 MEMBERS = {"svm": LinearSVM, "dlist": DecisionList, "lesk-corpus": Lesk}
 MEMBER_OVERRIDES = {"svm": {"calibrate": False}}
 WORDNET_MEMBERS = ("lesk-corpus",)
@@ -236,13 +236,12 @@ class Combination(SenseClassifier):
     feature_groups = tuple(dict.fromkeys(
         [*(group for estimator in MEMBERS.values() for group in estimator.feature_groups),
          "gloss"]))
-    uses_candidate_filter = True
     state_fields = ("members", "member_params", "mixture", "plain_senses")
 
     def __init__(self, pool: str = "linear", default_params: tuple[float, ...] | None = None,
                  shrinkage: float = 1.0, folds: int = 5, unseen_senses: bool = False,
                  member_params: dict | None = None, random_state: int = 0,
-                 top_sense_map: tuple[float, ...] = ()):
+                 top_sense_map: tuple[float, ...] = (), member_defaults: dict | None = None):
         self.pool = pool
         self.default_params = default_params
         self.shrinkage = shrinkage
@@ -251,6 +250,9 @@ class Combination(SenseClassifier):
         self.member_params = member_params
         self.random_state = random_state
         self.top_sense_map = top_sense_map
+        # Each member's registered parameters, by name (``systems.System.make``); without them
+        # the members run on their estimators' defaults.
+        self.member_defaults = member_defaults
 
     @classmethod
     def load_resources(cls) -> None:
@@ -300,9 +302,8 @@ class Combination(SenseClassifier):
                                      *(sense for sense in self.classes_ if sense not in seen
                                        and "_" not in sense.partition("%")[0])})
         self.members_ = self._member_names(seen)
-        from wsd_classic import systems  # the registry imports this module
-
-        self.member_params_ = {name: {**systems.get(name).params, **MEMBER_OVERRIDES.get(name, {}),
+        self.member_params_ = {name: {**(self.member_defaults or {}).get(name, {}),
+                                      **MEMBER_OVERRIDES.get(name, {}),
                                       **(self.member_params or {}).get(name, {})}
                                for name in self.members_}
         fitted = self._usable(fitted_members or {})

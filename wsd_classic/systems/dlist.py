@@ -17,17 +17,14 @@ from wsd_classic.systems.base import (SenseClassifier, feature_matrix, build_voc
 
 class DecisionList(SenseClassifier):
     feature_groups = ("bow", "colloc", "pos", "syntax")
-    uses_candidate_filter = True
     vocabulary_entry = "features"
     state_fields = ("plain_senses",)
     state_arrays = ("strength", "distribution")
 
-    def __init__(self, alpha: float = 0.1, min_strength: float = 0.0, min_count: float = 1.0,
-                 restrict_candidates: bool = True):
+    def __init__(self, alpha: float = 0.1, min_strength: float = 0.0, min_count: float = 1.0):
         self.alpha = alpha
         self.min_strength = min_strength
         self.min_count = min_count
-        self.restrict_candidates = restrict_candidates
 
     def fit(self, X, y, sample_weight=None):
         self.prior_ = self._prior(y, sample_weight)
@@ -66,9 +63,7 @@ class DecisionList(SenseClassifier):
         proba = np.tile(self.prior_, (len(decisive), 1))
         fired = decisive >= 0
         proba[fired] = self.distribution_[decisive[fired]]
-        if self.restrict_candidates:
-            proba = candidates.restrict(proba, X, self.classes_, self.plain_senses_)
-        return proba
+        return candidates.restrict(proba, X, self.classes_, self.plain_senses_)
 
     def explain(self, X) -> list[list[tuple[str, float]]]:
         """Per instance, the rule that decided, ``[(feature, strength)]`` ([]: the prior did)."""

@@ -47,16 +47,14 @@ class LinearSVM(SenseClassifier):
     # emb and gloss: chosen by 5-fold CV on SENSEVAL-2 training (bench/tune.py --emb,
     # bench/tune_gloss.py) and on held-out SemCor (bench/semcor.py)
     feature_groups = ("bow", "colloc", "pos", "syntax", "emb", "gloss")
-    uses_candidate_filter = True
     vocabulary_entry = "features"
     state_fields = ("temperature", "prior_share", "plain_senses")
     state_arrays = ("coef", "intercept")
 
-    def __init__(self, C: float = 10.0, calibrate: bool = True, restrict_candidates: bool = True,
-                 random_state: int = 0, min_instances: int = 0):
+    def __init__(self, C: float = 10.0, calibrate: bool = True, random_state: int = 0,
+                 min_instances: int = 0):
         self.C = C
         self.calibrate = calibrate
-        self.restrict_candidates = restrict_candidates
         self.random_state = random_state
         # Fewer training instances than this: answer the training sense distribution, as
         # ``commonest`` does. On a handful of examples counting beats any hyperplane.
@@ -136,8 +134,7 @@ class LinearSVM(SenseClassifier):
         """
         held_out = self.held_out_decisions_.copy()
         ranked = np.isfinite(held_out).sum(axis=1) >= 2
-        allowed = (candidates.allowed_mask(X, self.classes_, self.plain_senses_)
-                   if self.restrict_candidates else np.ones_like(held_out, dtype=bool))
+        allowed = candidates.allowed_mask(X, self.classes_, self.plain_senses_)
         held_out[~allowed] = -np.inf
         scored = ranked & np.isfinite(held_out).any(axis=1)
         if not scored.any():
@@ -179,9 +176,7 @@ class LinearSVM(SenseClassifier):
             return np.ones((len(X), 1))
         proba = softmax(self.decision_function(X) / self.temperature_, axis=1)
         proba = (1 - self.prior_share_) * proba + self.prior_share_ * self.prior_
-        if self.restrict_candidates:
-            proba = candidates.restrict(proba, X, self.classes_, self.plain_senses_)
-        return proba
+        return candidates.restrict(proba, X, self.classes_, self.plain_senses_)
 
     def explain(self, X, top: int = 5) -> list[list[tuple[str, float]]]:
         """Per instance, up to ``top`` features adding most to its best sense's decision value."""

@@ -6,9 +6,7 @@ contexts are featurized by the same featurizer, and ``tasks.engine.train`` fits 
 estimators on every lexelt: ``svm``, ``dlist``, and ``mfs``, which is the ``commonest``
 estimator (the lexelt's SemCor sense distribution); ``svm`` also learns from WordNet's example
 sentences of the lexelt's senses (``corpora.wordnet_examples``), for every lexelt WordNet gives
-two senses or more, so one SemCor tags with a single sense learns its others from them; a
-task may have it learn from their definitions too (``corpora.wordnet_definitions``), and from
-SemCor's instances of its senses' other words, at a lower weight (``corpora.sense_relatives``).
+two senses or more, so one SemCor tags with a single sense learns its others from them.
 A lexelt whose training instances show one sense only has nothing to learn from features, so
 its estimator is fitted on empty feature lists and answers that sense. ``wn1`` needs no
 training: WordNet's first sense.
@@ -26,7 +24,6 @@ one key.
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
@@ -42,16 +39,15 @@ from wsd_classic.features.featurizer import VECTOR_GROUP, Featurizer
 from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.systems import BackOff
 from wsd_classic.systems import discourse
-from wsd_classic.systems.first_sense import wordnet_senses
+from wsd_classic.wordnet import wordnet_senses
 from wsd_classic.preprocess import sentences
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.tasks import catalogue, engine, staging
 from wsd_classic.corpora.allwords import (
     AllWordsCorpus, Target, read_raganato_corpus, read_semcor_corpus)
-from wsd_classic.corpora.sense_relatives import read_sense_relatives
-from wsd_classic.corpora.wordnet_definitions import read_wordnet_definitions
 from wsd_classic.corpora.wordnet_examples import read_wordnet_examples
-from wsd_classic.tasks.catalogue import PendingFeaturizer, Task
+from wsd_classic.tasks.catalogue import Task
+from wsd_classic.tasks.vector_corpus import PendingFeaturizer, featurizer_later
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.timing import StageTimer
 
@@ -120,34 +116,17 @@ def featurize(corpus: AllWordsCorpus, sample: LexicalSample, featurizer: Featuri
 
 @dataclass
 class TrainingData:
-    """SemCor ready for the estimators, WordNet's examples and definitions of its lexelts and
-    SemCor's instances of their senses' relatives (None: not read), and what the models must
-    record about them."""
+    """SemCor ready for the estimators, WordNet's examples of its lexelts (None: not read), and
+    what the models must record about them."""
 
     corpus: AllWordsCorpus
     featurized: FeaturizedCorpus
     info: dict
     examples: FeaturizedCorpus | None = None
-    definitions: FeaturizedCorpus | None = None
-    relatives: FeaturizedCorpus | None = None
-
-    def weighted_relatives(self, weight: float,
-                           lexelts: Iterable[str] | None = None) -> FeaturizedCorpus | None:
-        """The relatives' instances of ``lexelts`` (None: all), each of training weight
-        ``weight`` (None: not read)."""
-        if self.relatives is None:
-            return None
-        sample = self.relatives.sample
-        wanted = None if lexelts is None else set(lexelts)
-        lexelts = [Lexelt(lexelt.item, [dataclasses.replace(instance, weight=weight)
-                                        for instance in lexelt.instances])
-                   for lexelt in sample.lexelts if wanted is None or lexelt.item in wanted]
-        return FeaturizedCorpus(LexicalSample(lexelts, sample.source), self.relatives.features,
-                                self.relatives.featurizer)
 
     def featurized_with(self, *extras: FeaturizedCorpus) -> FeaturizedCorpus:
         """SemCor's featurized instances with the instances of each lexelt in ``extras`` (the
-        examples, the definitions) added to it."""
+        examples) added to it."""
         return with_instances(self.featurized, *extras)
 
 
@@ -185,49 +164,34 @@ def polysemous(senses: Mapping[str, Collection[str]]) -> set[str]:
 
 
 def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_features: bool = True,
-                     with_examples: bool = True, with_definitions: bool = False,
-                     relatives_cap: int = 0,
+                     with_examples: bool = True,
                      featurizer: Featurizer | PendingFeaturizer | None = None,
                      jobs: int = 1, progress: bool | None = None) -> TrainingData:
     """Read SemCor and featurize the targets of its polysemous lexelts (``polysemous``), and
-    WordNet's examples and definitions of those lexelts (with ``with_features`` and
-    ``with_examples``, ``with_definitions``); with ``relatives_cap`` above 0, SemCor's
-    instances of relatives of its lexelts' senses too (up to that many per sense,
-    ``corpora.sense_relatives``), and the targets of the lexelts they give a second sense.
+    WordNet's examples of those lexelts (with ``with_features`` and ``with_examples``).
     ``featurizer`` (the semcor task's when None, its svm's word vectors included) may be
-    ``Task.featurizer_later``'s, whose word vectors build meanwhile: every other group is
+    ``vector_corpus.featurizer_later``'s, whose word vectors build meanwhile: every other group is
     computed first, while they build, and theirs once they are there."""
     parts = tuple(parts)
-    featurizer = featurizer or catalogue.SEMCOR.featurizer_later(catalogue.SEMCOR.systems)
+    featurizer = featurizer or featurizer_later(catalogue.SEMCOR, catalogue.SEMCOR.systems)
     corpus = read_semcor_corpus(semcor_root, parts)
     senses: dict[str, set[str]] = defaultdict(set)
     for target in corpus.targets:
         senses[target.lexelt].update(target.keys)
     multi_sense, polysemous_lexelts = tagged_with_several(senses), polysemous(senses)
     # Only these can learn a second sense; the engine fits the others without features.
-    learning = polysemous_lexelts if with_examples or with_definitions else multi_sense
-    featured = set(learning)
-    relatives = None
-    if with_features and relatives_cap > 0:
-        relatives = read_sense_relatives(corpus, senses, relatives_cap)
-        for target in relatives.targets:
-            if senses[target.lexelt] != set(target.keys):
-                featured.add(target.lexelt)
+    learning = polysemous_lexelts if with_examples else multi_sense
     sample = as_lexical_sample(corpus, corpus.targets)
     analyses = None
     extras = {}  # name: (corpus, analyses) of WordNet's texts read beside SemCor
     if with_features:
         analyses = sentences.analyse(corpus, jobs, progress, "spaCy (SemCor)")
-        for name, wanted, read in (("examples", with_examples, read_wordnet_examples),
-                                   ("definitions", with_definitions, read_wordnet_definitions)):
-            if wanted:
-                extra = read(learning)
-                extras[name] = (extra, sentences.analyse(extra, jobs, progress,
-                                                         f"spaCy (WordNet {name})"))
-    if relatives is not None:
-        extras["relatives"] = (relatives, analyses)
+        if with_examples:
+            extra = read_wordnet_examples(learning)
+            extras["examples"] = (extra, sentences.analyse(extra, jobs, progress,
+                                                           "spaCy (WordNet examples)"))
     ready = featurizer if isinstance(featurizer, Featurizer) else featurizer.without_vectors()
-    learnt = ((lambda target: target.lexelt in featured) if with_features
+    learnt = ((lambda target: target.lexelt in learning) if with_features
               else (lambda target: False))
     parts_to_featurize = {  # by TrainingData's field: SemCor's targets, the texts read beside
         "featurized": (corpus, sample, learnt, analyses),
@@ -251,55 +215,26 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
                 Path(semcor_root), tuple(f"{part}/tagfiles" for part in parts)),
             "targets": len(corpus.targets), "lexelts": len(senses),
             "multi_sense_lexelts": len(multi_sense),
-            "polysemous_lexelts": len(polysemous_lexelts), "unknown_keys": corpus.unknown_keys,
-            **({"relatives_cap": relatives_cap} if relatives is not None else {})}
+            "polysemous_lexelts": len(polysemous_lexelts), "unknown_keys": corpus.unknown_keys}
     return TrainingData(corpus, info=info, **featurized_parts)
 
 
 def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | None = None,
                  params: dict | None = None, wordnet_examples: bool | None = None,
-                 wordnet_definitions: bool | None = None, relatives_weight: float | None = None,
-                 relatives_least: int | None = None,
                  task: Task = catalogue.SEMCOR) -> TrainedSystem:
     """Fit the all-words system ``name`` (not ``wn1``) on every lexelt of the training data;
-    ``params`` override the task's parameters for it, ``wordnet_examples`` and
-    ``wordnet_definitions`` (not None) its use of WordNet's examples and definitions,
-    ``relatives_weight`` (not None; 0: none) the training weight of the sense relatives'
-    instances and ``relatives_least`` (not None) the training instances of its own, SemCor's
-    and WordNet's texts', a lexelt needs to get them."""
+    ``params`` override the task's parameters for it, ``wordnet_examples`` (not None) its use
+    of WordNet's examples."""
     if wordnet_examples is None:
         wordnet_examples = name in task.wordnet_examples
-    if wordnet_definitions is None:
-        wordnet_definitions = name in task.wordnet_definitions
-    if relatives_weight is None:
-        relatives_weight = task.relatives.weight if name in task.sense_relatives else 0.0
-    if relatives_least is None:
-        relatives_least = task.relatives.least_instances
-    extras = []
-    for wanted, extra, what in ((wordnet_examples, data.examples, "WordNet's examples"),
-                                (wordnet_definitions, data.definitions, "WordNet's definitions"),
-                                (relatives_weight > 0, data.relatives,
-                                 "SemCor's instances of sense relatives")):
-        if wanted and extra is None:
-            raise WsdError(f"all-words system {name} trains on {what}: prepare the "
-                           f"training data with features")
-        if wanted and extra is not data.relatives:
-            extras.append(extra)
-    featurized = data.featurized_with(*extras)
-    if relatives_weight > 0:
-        relatives = data.weighted_relatives(relatives_weight, [
-            lexelt.item for lexelt in featurized.sample.lexelts
-            if len(lexelt.instances) >= relatives_least])
-        featurized = with_instances(featurized, relatives)
+    if wordnet_examples and data.examples is None:
+        raise WsdError(f"all-words system {name} trains on WordNet's examples: prepare the "
+                       f"training data with features")
+    featurized = data.featurized_with(*([data.examples] if wordnet_examples else []))
     trained = engine.train(name, featurized, task.name, jobs, progress,
                            {**task.system_params(name), **(params or {})}, task.kind)
     trained.info = {**data.info, "all_words_system": name,
-                    "wordnet_examples": len(data.examples.sample) if wordnet_examples else 0,
-                    "wordnet_definitions":
-                        len(data.definitions.sample) if wordnet_definitions else 0,
-                    "sense_relatives": len(relatives.sample) if relatives_weight > 0 else 0,
-                    "sense_relatives_weight": relatives_weight,
-                    "sense_relatives_least_instances": relatives_least}
+                    "wordnet_examples": len(data.examples.sample) if wordnet_examples else 0}
     return trained
 
 
@@ -321,10 +256,7 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
         data = prepare_training(
             semcor_root, with_features=with_features, jobs=jobs,
             with_examples=any(name in task.wordnet_examples for name in trainable),
-            with_definitions=any(name in task.wordnet_definitions for name in trainable),
-            relatives_cap=task.relatives.cap if any(
-                name in task.sense_relatives for name in trainable) else 0,
-            featurizer=task.featurizer_later(trainable, data_dir))
+            featurizer=featurizer_later(task, trainable, data_dir))
     info = data.info
     lines = [f"SemCor ({', '.join(info['parts'])}): {len(data.corpus.sentences):,} sentences, "
              f"{info['targets']:,} sense-tagged words in {info['lexelts']:,} lexelts "

@@ -185,7 +185,7 @@ def _ctrl_c_remembered() -> Iterator[threading.Event]:
         yield pressed
         return
 
-    def interrupted(signal_number, frame):
+    def interrupted(signal_number, _frame):
         pressed.set()
         raise KeyboardInterrupt
 

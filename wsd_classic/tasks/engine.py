@@ -22,7 +22,7 @@ from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.preprocess.cache import processed
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.systems import BackOff
-from wsd_classic.systems.first_sense import rank
+from wsd_classic.wordnet import rank
 from wsd_classic.tasks.catalogue import LEXICAL_SAMPLE
 from wsd_classic.workers import in_workers
 
@@ -56,14 +56,14 @@ def featurize(sample: LexicalSample, featurizer: Featurizer = Featurizer(), jobs
 
 
 def training_rows(corpus: FeaturizedCorpus, instances: Sequence[Instance], groups: Sequence[str]):
-    """X, y, sample weights: an instance with n gold tags gives n rows of its weight / n."""
+    """X, y, sample weights: an instance with n gold tags gives n rows of weight 1 / n."""
     X, y, weights = [], [], []
     for instance, features in zip(instances, corpus.rows(instances, groups)):
         tags = list(dict.fromkeys(instance.answers))
         for tag in tags:
             X.append(features)
             y.append(tag)
-            weights.append(instance.weight / len(tags))
+            weights.append(1.0 / len(tags))
     return X, y, weights
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import sys
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 from tqdm import tqdm
@@ -23,7 +24,7 @@ from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
 from wsd_classic.corpora.sensemap import read_sensemap
 from wsd_classic.errors import WsdError
-from wsd_classic.report.learning_curve import (FILENAME, CurvePoint, LearningCurve,
+from wsd_classic.scoring.learning_curve import (FILENAME, CurvePoint, LearningCurve,
                                                write_learning_curve)
 from wsd_classic.scoring import scorer2
 from wsd_classic.tasks import engine
@@ -78,9 +79,18 @@ def nested_subsamples(sample: LexicalSample, fractions: tuple[float, ...],
          if order], sample.source) for fraction in fractions}
 
 
+@dataclass(frozen=True)
+class CurveRun:
+    """What a learning-curve run measured, where it wrote it and how long each stage took."""
+
+    curve: LearningCurve
+    path: Path
+    timer: StageTimer
+
+
 def execute(run: TaskRun, chosen: list[str], fractions: tuple[float, ...], results_root: Path,
-            jobs: int) -> str:
-    """Train, tag and score every system at every fraction; returns the printable summary."""
+            jobs: int) -> CurveRun:
+    """Train, tag and score every system at every fraction, and write the curve."""
     timer = StageTimer()
     with timer.stage("read"):
         train_sample, test_sample, split_key = test_side(run, read_lexical_sample(run.train_path))
@@ -121,20 +131,7 @@ def execute(run: TaskRun, chosen: list[str], fractions: tuple[float, ...], resul
     progress.close()
     out_dir = Path(results_root) / run.name
     out_dir.mkdir(parents=True, exist_ok=True)
-    write_learning_curve(out_dir / FILENAME, LearningCurve(run.name, SEED, tuple(points)))
-    return "\n".join([_table(points, fractions), "", f"learning curve in {out_dir / FILENAME}",
-                      timer.summary()])
+    curve = LearningCurve(run.name, SEED, tuple(points))
+    write_learning_curve(out_dir / FILENAME, curve)
+    return CurveRun(curve, out_dir / FILENAME, timer)
 
-
-def _table(points: list[CurvePoint], fractions: tuple[float, ...]) -> str:
-    """Fine-grained recall (%) per system (rows) and fraction (columns)."""
-    sizes = {point.fraction: point.training_instances for point in points}
-    header = f"{'system':<14}" + "".join(f"{f'{fraction:g} ({sizes[fraction]})':>14}"
-                                         for fraction in fractions)
-    lines = ["Fine-grained recall (%) of the top sense by share of the training data "
-             "(training instances)", header, "-" * len(header)]
-    for name in dict.fromkeys(point.system for point in points):
-        recall = {point.fraction: point.fine for point in points if point.system == name}
-        lines.append(f"{name:<14}" + "".join(f"{100 * recall[fraction]:>14.1f}"
-                                             for fraction in fractions))
-    return "\n".join(lines)

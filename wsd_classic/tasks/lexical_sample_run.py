@@ -16,10 +16,9 @@ from wsd_classic.corpora.lexsample import check_annotated, check_split, read_lex
 from wsd_classic.corpora.model import Lexelt, LexicalSample
 from wsd_classic.features.featurizer import VECTOR_GROUP
 from wsd_classic.preprocess.document import ProcessedInstance
-from wsd_classic.report import table
 from wsd_classic.scoring.lexsample import lexsample_scores
-from wsd_classic.tasks import engine, staging
-from wsd_classic.tasks.catalogue import PendingFeaturizer, Task
+from wsd_classic.tasks import engine, staging, vector_corpus
+from wsd_classic.tasks.catalogue import Task
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.staging import previous_scores
 from wsd_classic.tasks.timing import StageTimer
@@ -117,7 +116,7 @@ class FeaturizedSides:
     train: FeaturizedCorpus
     test: FeaturizedCorpus
     docs: tuple[list[ProcessedInstance], list[ProcessedInstance]] | None  # None once complete
-    make_featurizer: PendingFeaturizer
+    make_featurizer: vector_corpus.PendingFeaturizer
     timer: StageTimer
     jobs: int
 
@@ -142,7 +141,7 @@ def featurize_sides(run: TaskRun, chosen: list[str], train_sample: LexicalSample
     """Both sides' features for systems ``chosen``, but for the group that reads the word
     vectors (``FeaturizedSides.complete``); vectors not yet cached build meanwhile, while spaCy
     analyses the contexts."""
-    make_featurizer = run.task.featurizer_later(chosen, run.data_dir)
+    make_featurizer = vector_corpus.featurizer_later(run.task, chosen, run.data_dir)
     with timer.stage("preprocess"):
         docs = tuple(engine.analyse(sample, jobs, f"spaCy ({side})")
                      for side, sample in (("train", train_sample), ("test", test_sample)))
@@ -152,9 +151,21 @@ def featurize_sides(run: TaskRun, chosen: list[str], train_sample: LexicalSample
     return FeaturizedSides(*corpora, docs, make_featurizer, timer, jobs)
 
 
+@dataclass(frozen=True)
+class RunResult:
+    """A run's scores by system, what the reader should know of it, where its outputs are and
+    how long each stage took."""
+
+    scores: dict[str, dict]
+    notes: list[str]
+    out_dir: Path
+    models_dir: Path
+    timer: StageTimer
+
+
 def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Path,
-            jobs: int) -> str:
-    """Run the whole job; returns the printable report (table, notes, timings).
+            jobs: int) -> RunResult:
+    """Run the whole job.
 
     Inputs are read and checked before anything is written; models and results are then built
     in staging copies, under a lock, and swapped in only once complete.
@@ -221,8 +232,4 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
             write_json_atomically(out_stage / "scores.json", scores)
         write_json_atomically(out_stage / "timings.json", {"stages": timer.seconds,
                                                            "systems": chosen, "jobs": jobs})
-    lines = [table.lexical_sample_table(scores, run.task.published), ""]
-    lines += [f"note: {note}" for note in notes]
-    lines.append(f"answers and scores.json in {out_dir}/, models in {models_dir}/")
-    lines.append(timer.summary())
-    return "\n".join(lines)
+    return RunResult(scores, notes, out_dir, models_dir, timer)

@@ -20,6 +20,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from wsd_classic.systems import SYSTEMS
+
 
 def _old(final: Path) -> Path:
     return final.parent / f".{final.name}.old"
@@ -110,8 +112,6 @@ def exclusive(directory: Path, name: str):
 def previous_scores(path: Path, keep: Iterable[str] = ()) -> dict:
     """What an earlier run's ``scores.json`` holds of registered systems other than ``keep``
     (their files remain beside this run's); nothing if it is missing or unreadable."""
-    from wsd_classic.systems import SYSTEMS
-
     try:
         previous = json.loads(Path(path).read_text())
     except (OSError, ValueError):

@@ -1,5 +1,6 @@
-"""The benchmarks' saved results (``results/sensebench/``, ``results/ambistory/``) as report
-documents: the figures their runs recorded, intervals included, beside the published rows."""
+"""The benchmarks' saved results (``results/sensebench/``, ``results/ambistory/``) as
+``bin/report`` documents: the figures their runs recorded, intervals included, beside the
+published rows."""
 from __future__ import annotations
 
 import json
@@ -27,7 +28,7 @@ def _percent_interval(figures: dict) -> str:
     return f"{100 * figures['accuracy']:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
 
 
-def document(benchmark: str, task_dir: Path) -> Document:
+def benchmark_document(benchmark: str, task_dir: Path) -> Document:
     if benchmark == sensebench.BENCHMARK:
         return _sensebench(_scores(task_dir, "bin/evaluate --benchmark sensebench"))
     return _ambistory(_scores(task_dir, "bin/train --task ambistory"))

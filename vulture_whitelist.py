@@ -1,0 +1,30 @@
+"""Names vulture finds unused because a framework, not this code, reads or calls them.
+
+Read by ``python -m vulture`` (``[tool.vulture]`` in pyproject.toml); never imported.
+"""
+from wsd_classic import spacy_component, wordnet
+from wsd_classic.tasks import catalogue, distributed
+
+# xml.parsers.expat reads these settings and calls these handlers of the parser it made.
+_.buffer_text
+_.StartElementHandler
+_.EndElementHandler
+_.CharacterDataHandler
+
+# spaCy calls the registered factory (@Language.factory, setup.cfg's spacy_factories entry point)
+# and passes its pipe protocol's batch_size, which the component does not need.
+spacy_component.make_wsd_tagger
+spacy_component.WsdTagger.pipe.batch_size
+
+# Dask calls a preloaded module's dask_setup(worker) hook on each worker it starts.
+distributed.dask_setup
+distributed.dask_setup.worker
+
+# NLTK's WordNetCorpusReader calls map_wn (overridden) and reads these of its own attributes.
+wordnet.WordNet30Reader.map_wn
+_._data_file_map
+_._key_count_file
+_._key_synset_file
+
+# Read by name: Task.path("training_key") looks the file up with getattr (bin/report).
+catalogue.LexicalSampleFiles.training_key
