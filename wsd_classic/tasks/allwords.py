@@ -216,7 +216,8 @@ def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | 
             if len(lexelt.instances) >= relatives_least])
         featurized = with_instances(featurized, relatives)
     trained = engine.train(name, featurized, task.name, jobs, progress,
-                           {**task.system_params(name), **(params or {})}, task.kind)
+                           {**task.system_params(name), **(params or {})}, task.kind,
+                           discourse_weight=task.discourse_weights.get(name, 0.0))
     trained.info = {**data.info, "all_words_system": name,
                     "wordnet_examples": len(data.examples.sample) if wordnet_examples else 0,
                     "wordnet_definitions":

@@ -78,9 +78,8 @@ class Tagger:
             raise WsdError(f"the {trained.system} system cannot explain its choices; dlist and "
                            "svm can")
         self.back_off = back_off or self.system.back_off
-        self.discourse_weight = (catalogue.TASKS[trained.task].discourse_weights.get(
-            trained.system, 0.0) if discourse_weight is None and trained.task in catalogue.TASKS
-            else discourse_weight or 0.0)
+        self.discourse_weight = (trained.discourse_weight if discourse_weight is None
+                                 else discourse_weight)
         self.explain = explain
         self.all_words = trained.kind == catalogue.ALL_WORDS
 
@@ -88,7 +87,8 @@ class Tagger:
     def load(cls, system: str, models_root: Path, task: str = catalogue.SEMCOR.name,
              explain: bool = False) -> "Tagger":
         """The ``task``/``system`` model of ``models_root``; a system with nothing to fit
-        (``wn1``) has no model file and tags with the task's own settings."""
+        (``wn1``) has no model file and tags with the task's context rule, and no discourse
+        weight: training chooses one."""
         if systems.get(system).estimator is None:
             registered = catalogue.get(task)
             trained = TrainedSystem(task, system, {}, featurizer=Featurizer(registered.context),
