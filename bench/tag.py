@@ -9,9 +9,10 @@ In one process, alternating ``--rounds`` times, it runs (a) spaCy alone (the pip
 loads) over the blocks bin/tag reads, and (b) what bin/tag runs after its start-up: the same
 pipeline with the ``wsd_classic`` component, reading the file, formatting every target and writing
 it to /dev/null. The speed ratio is (b)'s tokens per CPU-second over (a)'s (CPU time: what the
-work costs, whatever else the machine runs), the target at least 0.6 (issue 35); the WSD share,
-(b - a) / b, is its complement, also given from wall time. ``--contexts N`` takes the first N
-contexts only. Start-up (loading spaCy, the model, WordNet) is timed apart, and one real
+work costs, whatever else the machine runs) in the median round, the target at least 0.6 (issue
+35); the first round's is given apart: it builds the estimator and signatures of every lexelt it
+meets. The WSD share, (b - a) / b, is the ratio's complement, also given from wall time.
+``--contexts N`` takes the first N contexts only. Start-up (loading spaCy, the model, WordNet) is timed apart, and one real
 ``bin/tag`` run gives the end-to-end wall time.
 
     python bench/tag.py --dask [--rounds 3]
@@ -200,6 +201,9 @@ def main() -> int:
     spacy_wall, tag_wall = median("spacy_wall_s"), median("tag_wall_s")
     share_cpu = (tag_cpu - spacy_cpu) / tag_cpu
     ratio = spacy_cpu / tag_cpu  # tokens per CPU-second, bin/tag's over spaCy's
+    # The first round builds each lexelt's estimator and its candidates' signatures as it meets
+    # them, as one bin/tag run does; the later rounds find them built.
+    first_round_ratio = rounds[0]["spacy_cpu_s"] / rounds[0]["tag_cpu_s"]
     results = {
         "text": {"source": "SENSEVAL-2 lexical-sample test contexts", "paragraphs": paragraphs,
                  "bytes": text_bytes, "spacy_tokens": tokens, "targets": counts.targets,
@@ -209,7 +213,8 @@ def main() -> int:
         "tag_tokens_per_s": {"cpu": tokens / tag_cpu, "wall": tokens / tag_wall},
         "tag_targets_per_s": {"cpu": counts.targets / tag_cpu, "wall": counts.targets / tag_wall},
         "wsd_share": {"cpu": share_cpu, "wall": (tag_wall - spacy_wall) / tag_wall},
-        "speed_ratio_cpu": ratio, "speed_ratio_target": TARGET_RATIO,
+        "speed_ratio_cpu": ratio, "speed_ratio_first_round_cpu": first_round_ratio,
+        "speed_ratio_target": TARGET_RATIO,
         "meets_target": ratio >= TARGET_RATIO,
         "startup_s": startup, "bin_tag_end_to_end_wall_s": end_to_end_wall,
         "machine": {"cpus": os.cpu_count(), "load_average_before": load_before,
@@ -219,7 +224,7 @@ def main() -> int:
     print(f"{counts.targets:,} targets in {tokens:,} tokens; spaCy alone "
           f"{tokens / spacy_cpu:,.0f} tokens/CPU-s, bin/tag {tokens / tag_cpu:,.0f} tokens/CPU-s "
           f"and {counts.targets / tag_cpu:,.0f} targets/CPU-s: {ratio:.2f}x spaCy's tokens per "
-          f"CPU-second (target {TARGET_RATIO}x); WSD share {100 * share_cpu:.1f}% of CPU, "
+          f"CPU-second (target {TARGET_RATIO}x; first round {first_round_ratio:.2f}x); WSD share {100 * share_cpu:.1f}% of CPU, "
           f"{100 * results['wsd_share']['wall']:.1f}% of wall time; end-to-end bin/tag "
           f"{end_to_end_wall:.1f}s; results in {out}")
     return 0

@@ -82,6 +82,7 @@ class Tagger:
                                  else discourse_weight)
         self.explain = explain
         self.all_words = trained.kind == catalogue.ALL_WORDS
+        self._reads_context: dict[str, bool] = {}
 
     @classmethod
     def load(cls, system: str, models_root: Path, task: str = catalogue.SEMCOR.name,
@@ -102,8 +103,12 @@ class Tagger:
     def reads_context(self, lexelt: str) -> bool:
         """Whether the system's answer for ``lexelt`` (one it has a model of) depends on the
         context: not for a lexelt trained on one sense, whose estimator saw no features."""
-        return (bool(self.system.feature_groups)
+        reads = self._reads_context.get(lexelt)
+        if reads is None:  # asked of every target: kept per lexelt
+            reads = self._reads_context[lexelt] = (
+                bool(self.system.feature_groups)
                 and len(self.trained.models[lexelt].classes_) > 1)
+        return reads
 
     def predict(self, lexelt: str, rows: list[list[str]]
                 ) -> tuple[list[dict[str, float]], list | None]:
