@@ -98,7 +98,7 @@ class Tagger:
             trained = modelstore.load(models_root, task, system)
         return cls(trained, explain=explain)
 
-    # --- one target at a time ------------------------------------------------------------------
+    # --- predicting and deciding ---------------------------------------------------------------
 
     def reads_context(self, lexelt: str) -> bool:
         """Whether the system's answer for ``lexelt`` (one it has a model of) depends on the
