@@ -90,6 +90,7 @@ from wsd_classic.features.weighted import Weighted  # noqa: E402
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule  # noqa: E402
 from wsd_classic.features.featurizer import ContextRule, Featurizer  # noqa: E402
 from wsd_classic.tasks import allwords, catalogue, engine, vector_corpus  # noqa: E402
+from wsd_classic.tasks.tagger import Tagger  # noqa: E402
 from wsd_classic.corpora.allwords import AllWordsCorpus, read_raganato_corpus  # noqa: E402
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets  # noqa: E402
 from wsd_classic.tasks.engine import FeaturizedCorpus  # noqa: E402
@@ -130,7 +131,7 @@ def tag_all(names: list[str], datasets, models_root: Path, jobs: int) -> dict:
     results = {}
     for name in names:
         started = time.perf_counter()
-        tagger = allwords.AllWordsTagger.load(name, models_root)
+        tagger = Tagger.load(name, models_root)
         results[name] = {"load_seconds": time.perf_counter() - started, "datasets": {}}
         for dataset in datasets:
             figures = results[name]["datasets"][dataset.name] = score_dataset(tagger, dataset, jobs)
@@ -139,7 +140,7 @@ def tag_all(names: list[str], datasets, models_root: Path, jobs: int) -> dict:
     return results
 
 
-def score_dataset(tagger: allwords.AllWordsTagger, dataset, jobs: int) -> dict:
+def score_dataset(tagger: Tagger, dataset, jobs: int) -> dict:
     """Raganato's scores of ``tagger`` on ``dataset``, and its tagging speed."""
     started = time.perf_counter()
     tagged = tagger.tag(read_raganato_corpus(dataset.data), jobs)
@@ -208,7 +209,7 @@ def held_out_split(data: allwords.TrainingData, fold: int):
 
 def accuracy(trained, corpus: AllWordsCorpus, testing, jobs: int) -> float:
     """The share of ``testing`` targets whose answer is one of their gold keys."""
-    tagged = allwords.AllWordsTagger(trained, systems.get(trained.system).back_off).tag(
+    tagged = Tagger(trained, systems.get(trained.system).back_off, discourse_weight=0.0).tag(
         AllWordsCorpus(corpus.source, corpus.sentences, testing), jobs)
     return sum(answer.key in target.keys for answer, target in zip(tagged, testing)) / len(testing)
 
@@ -409,7 +410,7 @@ def tune_discourse(args) -> dict:
     def right_counts(trained, corpus: AllWordsCorpus,
                      gold: dict[str, tuple[str, ...]]) -> dict[str, Counter]:
         """Per weight, the right answers per part of speech; under ``""``, the targets."""
-        tagger = allwords.AllWordsTagger(trained, systems.get(name).back_off)
+        tagger = Tagger(trained, systems.get(name).back_off, discourse_weight=0.0)
         distributions = tagger.distributions(corpus, args.jobs)
         counts = {"": Counter(target.pos for target in corpus.targets)}
         for weight in weights:
@@ -535,7 +536,7 @@ def tune_combo_unseen(args) -> dict:
         for label, params in settings.items():
             trained = allwords.train_system("combo", restricted(training, lexelts), args.jobs,
                                             params=params)
-            tagged = allwords.AllWordsTagger(trained, systems.get("combo").back_off).tag(
+            tagged = Tagger(trained, systems.get("combo").back_off, discourse_weight=0.0).tag(
                 AllWordsCorpus(corpus.source, corpus.sentences, scored), args.jobs)
             figures["right"][label] = sum(map(right, tagged, scored))
             print(f"{stage} {label}: {figures}", file=sys.stderr, flush=True)
@@ -595,8 +596,8 @@ def tune_example_lexelts(args) -> dict:
         right = {}
         for label, lexelts in chosen.items():
             trained = allwords.train_system(name, with_examples_of(training, lexelts), args.jobs)
-            tagged = allwords.AllWordsTagger(trained, systems.get(name).back_off,
-                                             TASK.discourse_weights.get(name, 0.0)).tag(
+            tagged = Tagger(trained, systems.get(name).back_off,
+                            TASK.discourse_weights.get(name, 0.0)).tag(
                 corpus, args.jobs)
             right[label] = {answer.instance_id for answer in tagged
                             if answer.key in keys[answer.instance_id]}
@@ -773,8 +774,9 @@ def tune_combo_mixture(args) -> dict:
              lambda trained: accuracy(trained, data.corpus, testing, args.jobs))
     del subset
     evaluate("development_f1", stacked_combo(data, args.jobs),
-             lambda trained: score_dataset(allwords.AllWordsTagger(
-                 trained, systems.get("combo").back_off), development[0], args.jobs)["f1"])
+             lambda trained: score_dataset(Tagger(
+                 trained, systems.get("combo").back_off, discourse_weight=0.0), development[0],
+                 args.jobs)["f1"])
     return {**tuning_result("mixture", results, "combo"), "folds": 1,
             "pooled_rows": POOLED_ROWS,
             "pooled_defaults": {stage: {pool: dict(zip(POOLS[pool].parameters, values))
@@ -818,7 +820,7 @@ def mfs_back_offs(args) -> dict:
                for dataset in datasets}
     results = {}
     for label, back_off in MFS_BACK_OFFS.items():
-        tagger = allwords.AllWordsTagger(trained, back_off)
+        tagger = Tagger(trained, back_off, discourse_weight=0.0)
         results[label] = {}
         for dataset in datasets:
             corpus, gold = corpora[dataset.name]

@@ -3,14 +3,17 @@
 paragraph each, beside spaCy's own throughput on the same text. Writes bench/results/tag.json.
 
     python bench/tag.py [--task senseval2-ls|semcor] [--models-dir models] [--system svm]
-                        [--format jsonl] [--rounds 3]
+                        [--format jsonl] [--rounds 3] [--contexts N]
 
 In one process, alternating ``--rounds`` times, it runs (a) spaCy alone (the pipeline bin/tag
 loads) over the blocks bin/tag reads, and (b) what bin/tag runs after its start-up: the same
 pipeline with the ``wsd_classic`` component, reading the file, formatting every target and writing
-it to /dev/null. The WSD share is (b - a) / b, from CPU time (what the work costs, whatever else
-the machine runs) and from wall time; the target is under 25%. Start-up (loading spaCy, the model,
-WordNet) is timed apart, and one real ``bin/tag`` run gives the end-to-end wall time.
+it to /dev/null. The speed ratio is (b)'s tokens per CPU-second over (a)'s (CPU time: what the
+work costs, whatever else the machine runs) in the median round, the target at least 0.6 (issue
+35); the first round's is given apart: it builds the estimator and signatures of every lexelt it
+meets. The WSD share, (b - a) / b, is the ratio's complement, also given from wall time.
+``--contexts N`` takes the first N contexts only. Start-up (loading spaCy, the model, WordNet) is timed apart, and one real
+``bin/tag`` run gives the end-to-end wall time.
 
     python bench/tag.py --dask [--rounds 3]
 
@@ -24,6 +27,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import itertools
 import json
 import os
 import statistics
@@ -46,18 +50,20 @@ from wsd_classic.tasks import catalogue, distributed, tagging  # noqa: E402
 from wsd_classic.tasks.text_input import read_blocks  # noqa: E402
 
 TASK = catalogue.SENSEVAL2_LS.name
-TARGET_SHARE = 0.25
+TARGET_RATIO = 0.6
 SCHEDULERS = (None, "local:1", "local:2")
 TARGET_SCALING = 1.8
 
 
-def write_contexts(data_dir, path: Path) -> int:
-    """The test contexts as plain text, one paragraph per instance; returns their number."""
+def write_contexts(data_dir, path: Path, contexts: int | None = None) -> int:
+    """The test contexts (the first ``contexts`` if given) as plain text, one paragraph per
+    instance; returns their number."""
     sample = read_lexical_sample(registry.locate(TASK, data_dir) / "eng-lex-samp.evaluation.xml")
+    instances = list(itertools.islice(sample.instances(), contexts))
     with open(path, "w", encoding="utf-8") as out:
-        for instance in sample.instances():
+        for instance in instances:
             out.write(" ".join(instance.text.split()) + "\n\n")
-    return len(sample)
+    return len(instances)
 
 
 def timed(work) -> tuple[float, float, object]:
@@ -147,19 +153,21 @@ def main() -> int:
     parser.add_argument("--system", default="svm")
     parser.add_argument("--format", default="jsonl", choices=tagging.TEXT_FORMATS)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--contexts", type=int, help="the first N test contexts only")
     parser.add_argument("--dask", action="store_true",
                         help="tokens/s without a scheduler and on local:1 and local:2")
     parser.add_argument("--out", type=Path,
                         help="default bench/results/tag.json (tag-TASK.json for another task, "
-                             "tag_dask.json with --dask)")
+                             "tag-TASK-N.json with --contexts N, tag_dask.json with --dask)")
     args = parser.parse_args()
-    suffix = "" if args.task == TASK else f"-{args.task}"
+    suffix = ("" if args.task == TASK else f"-{args.task}") + (
+        f"-{args.contexts}" if args.contexts else "")
     args.out = args.out or REPO / "bench" / "results" / (
         f"tag_dask{suffix}.json" if args.dask else f"tag{suffix}.json")
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as scratch:
         text = Path(scratch) / "senseval2-test-contexts.txt"
-        paragraphs = write_contexts(settings.data_dir(args.data_dir), text)
+        paragraphs = write_contexts(settings.data_dir(args.data_dir), text, args.contexts)
         if args.dask:
             return write_dask_results(args, dask_scaling(args, text), paragraphs, text, load_before)
         startup = {}
@@ -192,6 +200,10 @@ def main() -> int:
     spacy_cpu, tag_cpu = median("spacy_cpu_s"), median("tag_cpu_s")
     spacy_wall, tag_wall = median("spacy_wall_s"), median("tag_wall_s")
     share_cpu = (tag_cpu - spacy_cpu) / tag_cpu
+    ratio = spacy_cpu / tag_cpu  # tokens per CPU-second, bin/tag's over spaCy's
+    # The first round builds each lexelt's estimator and its candidates' signatures as it meets
+    # them, as one bin/tag run does; the later rounds find them built.
+    first_round_ratio = rounds[0]["spacy_cpu_s"] / rounds[0]["tag_cpu_s"]
     results = {
         "text": {"source": "SENSEVAL-2 lexical-sample test contexts", "paragraphs": paragraphs,
                  "bytes": text_bytes, "spacy_tokens": tokens, "targets": counts.targets,
@@ -201,7 +213,9 @@ def main() -> int:
         "tag_tokens_per_s": {"cpu": tokens / tag_cpu, "wall": tokens / tag_wall},
         "tag_targets_per_s": {"cpu": counts.targets / tag_cpu, "wall": counts.targets / tag_wall},
         "wsd_share": {"cpu": share_cpu, "wall": (tag_wall - spacy_wall) / tag_wall},
-        "wsd_share_target": TARGET_SHARE, "meets_target": share_cpu < TARGET_SHARE,
+        "speed_ratio_cpu": ratio, "speed_ratio_first_round_cpu": first_round_ratio,
+        "speed_ratio_target": TARGET_RATIO,
+        "meets_target": ratio >= TARGET_RATIO,
         "startup_s": startup, "bin_tag_end_to_end_wall_s": end_to_end_wall,
         "machine": {"cpus": os.cpu_count(), "load_average_before": load_before,
                     "load_average_after": os.getloadavg()},
@@ -209,9 +223,10 @@ def main() -> int:
     out = write_results(results, args.out)
     print(f"{counts.targets:,} targets in {tokens:,} tokens; spaCy alone "
           f"{tokens / spacy_cpu:,.0f} tokens/CPU-s, bin/tag {tokens / tag_cpu:,.0f} tokens/CPU-s "
-          f"and {counts.targets / tag_cpu:,.0f} targets/CPU-s; WSD share {100 * share_cpu:.1f}% "
-          f"of CPU (target < {100 * TARGET_SHARE:.0f}%), {100 * results['wsd_share']['wall']:.1f}% "
-          f"of wall time; end-to-end bin/tag {end_to_end_wall:.1f}s; results in {out}")
+          f"and {counts.targets / tag_cpu:,.0f} targets/CPU-s: {ratio:.2f}x spaCy's tokens per "
+          f"CPU-second (target {TARGET_RATIO}x; first round {first_round_ratio:.2f}x); WSD share {100 * share_cpu:.1f}% of CPU, "
+          f"{100 * results['wsd_share']['wall']:.1f}% of wall time; end-to-end bin/tag "
+          f"{end_to_end_wall:.1f}s; results in {out}")
     return 0
 
 

@@ -13,10 +13,12 @@ import pytest
 from conftest import plain_row
 
 from wsd_classic import modelstore, systems, wordnet
+from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.errors import WsdError
 from wsd_classic.systems.first_sense import first_sense
 from wsd_classic.wordnet import wordnet_senses
 from wsd_classic.tasks import allwords, catalogue, vector_corpus
+from wsd_classic.tasks.tagger import Tagger, tag_raganato
 from wsd_classic.corpora.allwords import read_raganato_corpus, read_semcor_corpus
 from wsd_classic.corpora.wordnet_examples import WORD, read_wordnet_examples
 from wsd_classic.preprocess.sentences import analyse, contexts, word_parts
@@ -50,8 +52,7 @@ def models_root(tmp_path_factory):
 
 
 def tag(system, models_root, path=DATASET):
-    return {answer.instance_id: answer for answer in allwords.tag_raganato(path, system,
-                                                                           models_root)}
+    return {answer.instance_id: answer for answer in tag_raganato(path, system, models_root)}
 
 
 # --- corpora -----------------------------------------------------------------------------------
@@ -175,7 +176,7 @@ def test_trained_models_cover_every_semcor_lexelt(models_root):
 
 @pytest.mark.parametrize("system", list(SEMCOR_TASK.systems))
 def test_one_candidate_key_per_instance_in_input_order(system, models_root):
-    answers = list(allwords.tag_raganato(DATASET, system, models_root))
+    answers = list(tag_raganato(DATASET, system, models_root))
     corpus = read_raganato_corpus(DATASET)
     assert [a.instance_id for a in answers] == [t.id for t in corpus.targets]
     for answer, target in zip(answers, corpus.targets):
@@ -240,8 +241,8 @@ def test_svm_parameters_reach_every_lexelt_and_its_model_file(models_root):
     mfs = allwords.train_system("mfs", data)
     assert counted.models["bank.n"].min_instances == 13
     bank = read_raganato_corpus(DATASET)
-    answers = {a.instance_id: a for a in allwords.AllWordsTagger(counted, first_sense).tag(bank)}
-    expected = {a.instance_id: a for a in allwords.AllWordsTagger(mfs, first_sense).tag(bank)}
+    answers = {a.instance_id: a for a in Tagger(counted, first_sense, 0.0).tag(bank)}
+    expected = {a.instance_id: a for a in Tagger(mfs, first_sense, 0.0).tag(bank)}
     for instance in ("d000.s000.t000", "d001.s000.t001"):
         assert answers[instance].senses == pytest.approx(expected[instance].senses)
 
@@ -322,10 +323,9 @@ def test_seen_single_sense_lemmas_answer_that_sense(models_root):
 def test_targets_of_one_lexelt_in_one_document_are_pulled_together(models_root):
     trained = modelstore.load(models_root, SEMCOR_TASK.name, "svm")
     corpus = read_raganato_corpus(DISCOURSE)
-    alone = {a.instance_id: a for a in allwords.AllWordsTagger(trained, first_sense).tag(corpus)}
+    alone = {a.instance_id: a for a in Tagger(trained, first_sense, 0.0).tag(corpus)}
     weight = 0.4
-    pulled = {a.instance_id: a
-              for a in allwords.AllWordsTagger(trained, first_sense, weight).tag(corpus)}
+    pulled = {a.instance_id: a for a in Tagger(trained, first_sense, weight).tag(corpus)}
     river, money = "d000.s000.t000", "d000.s001.t001"
     assert alone[river].key == RIVER and alone[money].key == MONEY
     for one, other in ((river, money), (money, river)):
@@ -343,31 +343,38 @@ def test_targets_of_one_lexelt_in_one_document_are_pulled_together(models_root):
     assert pulled["d000.s001.t000"] == alone["d000.s001.t000"]
 
 
-def test_the_taggers_of_a_task_pull_with_its_discourse_weights(models_root):
+def test_the_taggers_of_a_task_pull_with_the_weights_its_models_were_trained_with(
+        models_root, monkeypatch):
     assert SEMCOR_TASK.discourse_weights  # else the rule would go untested here
-    for system in (*SEMCOR_TASK.systems, *SEMCOR_TASK.on_request):
-        tagger = allwords.AllWordsTagger.load(system, models_root)
-        assert tagger.discourse_weight == SEMCOR_TASK.discourse_weights.get(system, 0.0)
-    answers = {a.instance_id: a for a in allwords.tag_raganato(DISCOURSE, "svm", models_root)}
+    trained_with = dict(SEMCOR_TASK.discourse_weights)
+    answers = {a.instance_id: a for a in tag_raganato(DISCOURSE, "svm", models_root)}
     assert answers["d000.s000.t000"].senses != answers["d001.s000.t000"].senses
+    # The catalogue is read at training only: changed afterwards, tagging does not see it.
+    for system in trained_with:
+        monkeypatch.delitem(SEMCOR_TASK.discourse_weights, system)
+    for system in (*SEMCOR_TASK.systems, *SEMCOR_TASK.on_request):
+        tagger = Tagger.load(system, models_root)
+        assert tagger.discourse_weight == trained_with.get(system, 0.0)
+    assert {a.instance_id: a for a in tag_raganato(DISCOURSE, "svm", models_root)} == answers
 
 
 def test_decide_keeps_only_candidates_and_breaks_ties_by_wordnet_order():
-    target = read_raganato_corpus(DATASET).targets[0]  # bank.n
-    tagger = allwords.AllWordsTagger(None, first_sense)
-    answer = tagger.decide(target, {"bank%1:14:00::": 0.5, "bank%1:17:01::": 0.5,
-                                    "bunk%1:06:00::": 3.0})
-    assert answer.key == RIVER and answer.rank == 1
-    assert dict(answer.senses)[MONEY] == 0.5
-    assert tagger.decide(target, None).senses[0] == (RIVER, 1.0)
-    assert tagger.decide(target, {"bunk%1:06:00::": 1.0}).key == RIVER
+    lexelt = read_raganato_corpus(DATASET).targets[0].lexelt
+    assert lexelt == "bank.n"
+    tagger = Tagger(TrainedSystem(SEMCOR_TASK.name, "wn1", {}, kind=catalogue.ALL_WORDS))
+    senses, rank = tagger.decide(lexelt, {"bank%1:14:00::": 0.5, "bank%1:17:01::": 0.5,
+                                          "bunk%1:06:00::": 3.0})
+    assert senses[0][0] == RIVER and rank == 1
+    assert dict(senses)[MONEY] == 0.5
+    assert tagger.decide(lexelt, None)[0][0] == (RIVER, 1.0)
+    assert tagger.decide(lexelt, {"bunk%1:06:00::": 1.0})[0][0][0] == RIVER
 
 
 def test_unknown_system_and_missing_model_are_errors(tmp_path):
     with pytest.raises(WsdError, match="unknown system lesk"):
-        list(allwords.tag_raganato(DATASET, "lesk", tmp_path))
+        list(tag_raganato(DATASET, "lesk", tmp_path))
     with pytest.raises(WsdError, match="no semcor/svm model"):
-        list(allwords.tag_raganato(DATASET, "svm", tmp_path))
+        list(tag_raganato(DATASET, "svm", tmp_path))
 
 
 def test_features_computed_while_the_vectors_build_equal_those_computed_after():

@@ -15,7 +15,7 @@ import pytest
 
 from wsd_classic.errors import WsdError
 from wsd_classic.wordnet import wordnet_senses
-from wsd_classic.tasks import allwords
+from wsd_classic.tasks.tagger import tag_raganato
 from wsd_classic.corpora.allwords import read_raganato_corpus
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
@@ -74,7 +74,7 @@ def test_the_tag_outranks_another_part_of_speech_with_the_lemma_as_written(tmp_p
 def test_every_target_gets_candidates_that_tag_it(tmp_path):
     for path in (SPELLINGS, RETAGGED):
         corpus = read_raganato_corpus(path)
-        answers = list(allwords.tag_raganato(path, "wn1", tmp_path))
+        answers = list(tag_raganato(path, "wn1", tmp_path))
         assert [answer.instance_id for answer in answers] == [t.id for t in corpus.targets]
         for target, answer in zip(corpus.targets, answers):
             assert answer.key == wordnet_senses(target.lemma, target.pos)[0]

@@ -153,6 +153,40 @@ def test_a_model_reading_other_features_is_refused(models):
         modelstore.load(root, task, "svm")
 
 
+def _without_discourse_weight(path: Path, kind: str) -> None:
+    """The model file as a version before the discourse weight wrote it, of kind ``kind``."""
+    arrays = _arrays(path)
+    header = json.loads(arrays[modelstore.META_ENTRY].tobytes())
+    del header["discourse_weight"]
+    header["kind"] = kind
+    arrays[modelstore.META_ENTRY] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+    _rewrite(path, arrays, sealed=True)
+
+
+def test_the_discourse_weight_goes_into_the_header_and_back(models):
+    root, task, corpus = models
+    trained = _refit(corpus, task, "svm")
+    trained.discourse_weight = 0.25
+    path = modelstore.save(trained, root)
+    assert modelstore.read_header(path)[0]["discourse_weight"] == 0.25
+    assert modelstore.load(root, task, "svm").discourse_weight == 0.25
+
+
+def test_an_all_words_model_without_a_discourse_weight_is_refused(models):
+    root, task, _ = models
+    path = modelstore.model_path(root, task, "svm")
+    _without_discourse_weight(path, "all-words")
+    with pytest.raises(WsdError, match="predates the discourse weight in its header: retrain"):
+        modelstore.load(root, task, "svm")
+
+
+def test_a_lexical_sample_model_without_a_discourse_weight_reads_as_never_pulled(models):
+    root, task, _ = models
+    path = modelstore.model_path(root, task, "svm")
+    _without_discourse_weight(path, "lexical-sample")
+    assert modelstore.load(root, task, "svm").discourse_weight == 0.0
+
+
 def test_a_missing_model_names_what_is_installed(models):
     root, task, _ = models
     with pytest.raises(WsdError) as error:

@@ -15,6 +15,7 @@ from wsd_classic.cli import tag as tag_cli
 from wsd_classic.preprocess.pipeline import load_spacy
 from wsd_classic.wordnet import wordnet_senses
 from wsd_classic.tasks import allwords, catalogue, tagging
+from wsd_classic.tasks.tagger import tag_raganato
 from wsd_classic.corpora.allwords import UNIVERSAL_POS, wordnet_lemma
 
 from conftest import FIXTURES
@@ -68,7 +69,7 @@ def _raganato(path, texts):
 def _tagged_both_ways(texts, system, models_root, path):
     """The answers of ``--raganato`` and the component's targets, for the texts as documents."""
     expected = _raganato(path, texts)
-    from_file = list(allwords.tag_raganato(path, system, models_root))
+    from_file = list(tag_raganato(path, system, models_root))
     nlp = tagging.tagging_pipeline("semcor", system, models_root)
     from_text = [token for text in texts for token in nlp(text)._.wsd_targets]
     assert [token.text for token in from_text] == [text for _, text in expected]

@@ -49,6 +49,8 @@ class TrainedSystem:
     ``models`` maps lexelts to fitted estimators; a loaded model builds each lexelt's estimator
     the first time it is asked for (``LazyModels``). ``kind`` is the task's
     (``tasks.catalogue.LEXICAL_SAMPLE`` or ``ALL_WORDS``): what a target is, and its candidates.
+    ``discourse_weight``: how far tagging pulls the targets of one lexelt in one document towards
+    each other's distributions (``systems.discourse``), the task's setting when it was trained.
     """
 
     task: str
@@ -57,6 +59,7 @@ class TrainedSystem:
     info: dict = field(default_factory=dict)
     featurizer: Featurizer = field(default_factory=Featurizer)
     kind: str = "lexical-sample"
+    discourse_weight: float = 0.0
 
 
 def library_versions() -> dict[str, str]:
@@ -120,7 +123,8 @@ def save(trained: TrainedSystem, models_root: Path, task_dir: Path | None = None
         "format": FORMAT, "task": trained.task, "kind": trained.kind, "system": trained.system,
         "estimator": system.estimator.__name__, "params": params,
         "feature_groups": list(system.feature_groups),
-        "featurizer": featurizer.settings(), "created": time.strftime(
+        "featurizer": featurizer.settings(), "discourse_weight": trained.discourse_weight,
+        "created": time.strftime(
             "%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "versions": library_versions(),
         "info": trained.info, "lexelts": lexelts,
     }
@@ -255,6 +259,12 @@ def load(models_root: Path, task: str, system: str) -> TrainedSystem:
     if header.get("feature_groups") != list(registered.feature_groups):
         raise WsdError(f"model reads features {header.get('feature_groups')}, this version's "
                        f"{system} reads {list(registered.feature_groups)}: retrain", path)
+    kind = header.get("kind", "lexical-sample")
+    # A lexical-sample model is never pulled: a file older than the field reads as 0. An
+    # all-words file older than it was tagged with the catalogue's weight of the day.
+    if "discourse_weight" not in header and kind != "lexical-sample":
+        raise WsdError("model file predates the discourse weight in its header: retrain with "
+                       "bin/train", path)
     try:
         featurizer = Featurizer.from_settings(header["featurizer"], _vectors(archive, path))
         models = LazyModels(path, header, archive, registered.estimator)
@@ -262,8 +272,8 @@ def load(models_root: Path, task: str, system: str) -> TrainedSystem:
         raise WsdError(f"incompatible model file ({error}): retrain with bin/train", path) from None
     except WsdError as error:
         raise WsdError(error.message, path) from None
-    return TrainedSystem(task, system, models, header.get("info", {}), featurizer,
-                         header.get("kind", "lexical-sample"))
+    return TrainedSystem(task, system, models, header.get("info", {}), featurizer, kind,
+                         header.get("discourse_weight", 0.0))
 
 
 def _vectors(archive, path: Path) -> WordVectors | None:

@@ -69,7 +69,7 @@ from wsd_classic.scoring.ambistory import (
     RATINGS, AmbiStoryScore, prediction_lines, score_ambistory, score_intervals,
     within_standard_deviation)
 from wsd_classic.tasks import catalogue, staging, vector_corpus
-from wsd_classic.tasks.allwords import AllWordsTagger
+from wsd_classic.tasks.tagger import Tagger
 from wsd_classic.tasks.timing import StageTimer
 
 TASK = catalogue.AMBISTORY
@@ -306,7 +306,7 @@ def story_distributions(targets: Sequence[StoryTarget], models_root: Path, jobs:
                         ) -> dict[StoryTarget, dict[str, float]]:
     """The svm's distribution over each target's synsets (by name), its context the story."""
     corpus, ids = story_corpus(targets)
-    tagger = AllWordsTagger.load(WSD_SYSTEM, models_root)
+    tagger = Tagger.load(WSD_SYSTEM, models_root)
     # The models were chosen reading the target's sentence only; in these stories the evidence
     # is elsewhere, so the bag of words reads the story (the task's context rule) instead.
     tagger.trained.featurizer = tagger.trained.featurizer.with_context(TASK.context)

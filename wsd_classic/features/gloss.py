@@ -62,7 +62,10 @@ def text_words(text: str) -> list[str]:
             if word not in STOP_WORDS]
 
 
-def signature_text(key: str, related: Sequence[str] = RELATED) -> str:
+# Senses: the gloss group's signatures and the emb group's gloss embeddings both read every
+# candidate's, each the first time tagging meets its lexelt.
+@functools.lru_cache(maxsize=1 << 16)
+def signature_text(key: str, related: tuple[str, ...] = RELATED) -> str:
     """A sense's signature: its synset's words, definition and examples, and the words and
     definitions of the synsets its ``related`` pointers reach (empty for a key WordNet 3.0
     lacks)."""
@@ -78,7 +81,7 @@ def signature_text(key: str, related: Sequence[str] = RELATED) -> str:
     return " ".join(texts)
 
 
-def sense_text(key: str, related: Sequence[str]) -> list[str]:
+def sense_text(key: str, related: tuple[str, ...]) -> list[str]:
     """The stems of a sense's signature."""
     return text_stems(signature_text(key, related))
 

@@ -1,4 +1,5 @@
-"""The all-words task: systems trained on SemCor that tag any Raganato-format dataset.
+"""The all-words task's training: systems fitted on SemCor that tag any Raganato-format dataset
+(``tasks.tagger``).
 
 Training is the lexical sample's, per lexelt (``lemma.pos``, e.g. ``bank.n``): SemCor's
 sense-tagged words become a ``LexicalSample`` with one lexelt per lemma and part of speech, their
@@ -10,23 +11,11 @@ two senses or more, so one SemCor tags with a single sense learns its others fro
 A lexelt whose training instances show one sense only has nothing to learn from features, so
 its estimator is fitted on empty feature lists and answers that sense. ``wn1`` needs no
 training: WordNet's first sense.
-
-Tagging restricts a system's distribution to the target's candidates (the lemma's WordNet 3.0
-senses for its part of speech). A lemma SemCor never tagged, or none of whose SemCor senses is a
-candidate, gets the system's back-off: WordNet's first sense for ``svm`` and ``dlist`` (as IMS
-does). ``mfs`` is the published SemCor MFS baseline (Raganato et al. 2017), which knows SemCor's
-counts only: it takes the candidate first in WordNet's database order instead, since WordNet's
-first sense is the ``wn1`` baseline's answer. (With WordNet's first sense as its back-off,
-``mfs`` scores 66.8 / 66.2 / 55.6 F1 on senseval2 / senseval3 / semeval2007, 1.2 and 1.1 points
-above the published 65.6 / 66.0 / 54.5 on two of them; any order that ignores sense frequency
-lands within 0.4 of all three: ``bench/semcor.py --mfs-back-offs``.) Every target gets exactly
-one key.
 """
 from __future__ import annotations
 
-import os
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,82 +26,17 @@ from wsd_classic.corpora.semcor import PARTS
 from wsd_classic.errors import WsdError
 from wsd_classic.features.featurizer import VECTOR_GROUP, Featurizer
 from wsd_classic.modelstore import TrainedSystem
-from wsd_classic.systems import BackOff
-from wsd_classic.systems import discourse
 from wsd_classic.wordnet import wordnet_senses
 from wsd_classic.preprocess import sentences
-from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.tasks import catalogue, engine, staging
-from wsd_classic.corpora.allwords import (
-    AllWordsCorpus, Target, read_raganato_corpus, read_semcor_corpus)
+from wsd_classic.tasks.allwords_features import as_lexical_sample, featurize
+from wsd_classic.corpora.allwords import AllWordsCorpus, read_semcor_corpus
 from wsd_classic.corpora.wordnet_examples import read_wordnet_examples
 from wsd_classic.tasks.catalogue import Task
 from wsd_classic.tasks.vector_corpus import PendingFeaturizer, featurizer_later
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.timing import StageTimer
 
-
-@dataclass(frozen=True)
-class TaggedInstance:
-    """A target's answer: ``senses`` is the distribution over its candidates, best first,
-    summing to 1; ``key`` the chosen sense; ``rank`` its 1-based position in WordNet's order."""
-
-    instance_id: str
-    senses: list[tuple[str, float]]
-    key: str
-    rank: int
-
-
-# --- features ----------------------------------------------------------------------------------
-
-def as_lexical_sample(corpus: AllWordsCorpus, targets: Iterable[Target]) -> LexicalSample:
-    """``targets`` as lexical-sample instances, one lexelt per ``lemma.pos`` (sorted).
-
-    An instance's text is its sentence (one string per sentence, shared) and its head the
-    target word's character span there.
-    """
-    texts: dict[int, tuple[str, list[int]]] = {}
-    by_lexelt: dict[str, list[Instance]] = defaultdict(list)
-    for target in targets:
-        if target.sentence not in texts:
-            words = corpus.sentences[target.sentence].words
-            starts = [0]
-            for word in words[:-1]:
-                starts.append(starts[-1] + len(word) + 1)
-            texts[target.sentence] = (" ".join(words), starts)
-        text, starts = texts[target.sentence]
-        start = starts[target.token]
-        head = (start, start + len(corpus.sentences[target.sentence].words[target.token]))
-        by_lexelt[target.lexelt].append(Instance(
-            target.id, target.lexelt, text, head, answers=target.keys,
-            docsrc=corpus.sentences[target.sentence].document))
-    return LexicalSample([Lexelt(item, instances) for item, instances in sorted(by_lexelt.items())],
-                         corpus.source)
-
-
-def featurize(corpus: AllWordsCorpus, sample: LexicalSample, featurizer: Featurizer,
-              needs_features: Callable[[Target], bool], jobs: int = 1,
-              progress: bool | None = None, description: str = "spaCy",
-              analyses: list[ProcessedInstance] | None = None) -> FeaturizedCorpus:
-    """Features of the targets ``needs_features`` selects, each in the context ``featurizer``'s
-    rule gives it; the others get none. ``analyses``: the corpus's (``sentences.analyse``),
-    made here when None and needed."""
-    no_features = {group: () for group in featurizer.groups}
-    table = {instance.id: no_features for instance in sample.instances()}
-
-    def selected(target: Target) -> bool:
-        return target.id in table and needs_features(target)
-
-    if not any(map(selected, corpus.targets)):
-        return FeaturizedCorpus(sample, table, featurizer)
-    if analyses is None:
-        analyses = sentences.analyse(corpus, jobs, progress, description)
-    docs = sentences.contexts(corpus, analyses, featurizer.context.sentences or 0, selected)
-    table.update(featurizer.table(docs, jobs, progress))
-    return FeaturizedCorpus(sample, table, featurizer)
-
-
-# --- training ----------------------------------------------------------------------------------
 
 @dataclass
 class TrainingData:
@@ -232,7 +156,8 @@ def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | 
                        f"training data with features")
     featurized = data.featurized_with(*([data.examples] if wordnet_examples else []))
     trained = engine.train(name, featurized, task.name, jobs, progress,
-                           {**task.system_params(name), **(params or {})}, task.kind)
+                           {**task.system_params(name), **(params or {})}, task.kind,
+                           discourse_weight=task.discourse_weights.get(name, 0.0))
     trained.info = {**data.info, "all_words_system": name,
                     "wordnet_examples": len(data.examples.sample) if wordnet_examples else 0}
     return trained
@@ -284,72 +209,3 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
                          f"{modelstore.model_path(models_root, task.name, name)}")
     lines.append(timer.summary())
     return "\n".join(lines)
-
-
-# --- tagging -----------------------------------------------------------------------------------
-
-class AllWordsTagger:
-    """A trained all-words system (``trained`` None for ``wn1``) that tags any number of corpora;
-    ``discourse_weight``: how far the targets of one lexelt in one document are pulled towards
-    each other's distributions (``systems.discourse``)."""
-
-    def __init__(self, trained: TrainedSystem | None, back_off: BackOff,
-                 discourse_weight: float = 0.0):
-        self.trained = trained
-        self.back_off = back_off
-        self.discourse_weight = discourse_weight
-
-    @classmethod
-    def load(cls, name: str, models_root: Path, task: Task = catalogue.SEMCOR) -> "AllWordsTagger":
-        system = systems.get(task.check_systems([name])[0])
-        trained = modelstore.load(models_root, task.name, name) if system.estimator else None
-        return cls(trained, system.back_off, task.discourse_weights.get(name, 0.0))
-
-    def tag(self, corpus: AllWordsCorpus, jobs: int = 1,
-            progress: bool | None = None) -> list[TaggedInstance]:
-        """Every target of ``corpus``, in corpus order, with exactly one candidate key."""
-        return self.answers(corpus, self.distributions(corpus, jobs, progress))
-
-    def answers(self, corpus: AllWordsCorpus,
-                distributions: dict[str, dict[str, float]]) -> list[TaggedInstance]:
-        """Every target of ``corpus`` decided from the system's ``distributions`` (by target
-        id), then pulled towards the others of its lexelt in its document."""
-        decided = [self.decide(target, distributions.get(target.id))
-                   for target in corpus.targets]
-        pulled = discourse.pulled_together(
-            [answer.senses for answer in decided],
-            [(corpus.sentences[target.sentence].document, target.lexelt)
-             for target in corpus.targets], self.discourse_weight)
-        return [answer if weights is None else self.decide(target, weights)
-                for answer, target, weights in zip(decided, corpus.targets, pulled)]
-
-    def decide(self, target: Target, weights: dict[str, float] | None) -> TaggedInstance:
-        senses, rank = engine.decide(wordnet_senses(target.lemma, target.pos), weights,
-                                     self.back_off)
-        return TaggedInstance(target.id, senses, senses[0][0], rank)
-
-    def reads_features(self, lexelt: str) -> bool:
-        """Whether the system's answer for ``lexelt`` depends on the context."""
-        return (bool(systems.get(self.trained.system).feature_groups)
-                and len(self.trained.models[lexelt].classes_) > 1)
-
-    def distributions(self, corpus: AllWordsCorpus, jobs: int = 1,
-                      progress: bool | None = None) -> dict[str, dict[str, float]]:
-        """The system's sense distribution of every target of a lexelt it has a model of."""
-        if self.trained is None:
-            return {}
-        models = self.trained.models
-        sample = as_lexical_sample(
-            corpus, (target for target in corpus.targets if target.lexelt in models))
-        featurized = featurize(corpus, sample, self.trained.featurizer,
-                               lambda target: self.reads_features(target.lexelt), jobs, progress)
-        return {instance: weights
-                for _, instance, weights in engine.tag(self.trained, featurized)}
-
-
-def tag_raganato(path: str | os.PathLike, system: str, models_root: Path, *, jobs: int = 1,
-                 progress: bool | None = None,
-                 task: Task = catalogue.SEMCOR) -> Iterator[TaggedInstance]:
-    """Tag every instance of a Raganato-format ``*.data.xml`` file, in file order."""
-    tagger = AllWordsTagger.load(system, models_root, task)
-    yield from tagger.tag(read_raganato_corpus(path), jobs, progress)

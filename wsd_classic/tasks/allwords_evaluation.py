@@ -23,9 +23,9 @@ from wsd_classic.errors import WsdError
 from wsd_classic.scoring.raganato import score_raganato
 from wsd_classic.corpora.allwords import AllWordsCorpus, read_raganato_corpus
 from wsd_classic.tasks import catalogue, staging
-from wsd_classic.tasks.allwords import AllWordsTagger, TaggedInstance
 from wsd_classic.tasks.catalogue import Task
 from wsd_classic.tasks.staging import previous_scores
+from wsd_classic.tasks.tagger import TaggedInstance, Tagger
 
 DATA_SUFFIX = ".data.xml"
 GOLD_SUFFIX = ".gold.key.txt"
@@ -114,7 +114,7 @@ def tag_each(system_names: Iterable[str], corpora: dict[str, AllWordsCorpus], mo
     """``(system, corpus name, answers)`` for every system and corpus, each system loaded once;
     ``speed`` receives each system's targets per second (handling its answers included)."""
     for system in system_names:
-        tagger = AllWordsTagger.load(system, models_root, task)
+        tagger = Tagger.load(task.check_systems([system])[0], models_root, task.name)
         started, targets = time.perf_counter(), 0
         for name, corpus in corpora.items():
             tagged = tagger.tag(corpus, jobs)

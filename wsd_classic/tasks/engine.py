@@ -95,9 +95,10 @@ def _fit_lexelt(job: tuple):
 def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
           progress: bool | None = None, params: dict | None = None,
           kind: str = LEXICAL_SAMPLE,
-          fitted: Mapping[str, TrainedSystem] | None = None) -> TrainedSystem:
+          fitted: Mapping[str, TrainedSystem] | None = None,
+          discourse_weight: float = 0.0) -> TrainedSystem:
     """Fit ``system`` on every lexelt of ``corpus`` that has annotated instances, for the task
-    named ``task`` of kind ``kind``.
+    named ``task`` of kind ``kind``; its model records the task's ``discourse_weight``.
 
     ``params`` override the system's registered constructor parameters. ``fitted``: systems
     already trained on ``corpus``, by name; a system made of others (``member_systems``) is
@@ -121,7 +122,8 @@ def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
         models[item] = model
         bar.update()
     bar.close()
-    return TrainedSystem(task, system, models, featurizer=corpus.featurizer, kind=kind)
+    return TrainedSystem(task, system, models, featurizer=corpus.featurizer, kind=kind,
+                         discourse_weight=discourse_weight)
 
 
 def predict(model, rows: list[list[str]]) -> list[dict[str, float]]:

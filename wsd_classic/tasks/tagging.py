@@ -2,8 +2,8 @@
 
 Plain text streams through spaCy with the ``wsd_classic`` component (``spacy_component``) at the
 end of the pipeline; every target it marks becomes a ``TaggedTarget``, written as it comes in
-one of the formats below. A SENSEVAL XML file goes through ``engine.featurize`` and
-``engine.tag``, the code ``bin/train`` tags its test set with, under the model's featurizer.
+one of the formats below. A SENSEVAL XML file and a Raganato file go through the same Tagger
+(``tasks.tagger``) as the component, under the model's featurizer.
 """
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ from wsd_classic import modelstore, wordnet
 from wsd_classic.answers.senseval import answer_line
 from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.preprocess.pipeline import load_spacy, pipe
-from wsd_classic.tasks import catalogue, engine
+from wsd_classic.tasks import catalogue
+from wsd_classic.tasks.tagger import Tagger, tag_raganato
 from wsd_classic.tasks.text_input import (STDIN_NAME, TextBlock, check_readable, input_size,
                                           read_blocks)
 
@@ -238,13 +239,12 @@ def format_targets(targets: Iterable[TaggedTarget], output_format: str) -> Itera
 def tag_senseval_file(path: Path, task: str, system: str, models_root: Path, jobs: int,
                       counts: TagCounts) -> Iterator[str]:
     """Answer lines for the instances of a SENSEVAL lexical-sample file the model has lexelts for."""
-    trained = modelstore.load(models_root, task, system)
+    tagger = Tagger.load(system, models_root, task)
     sample = read_lexical_sample(path)
     counts.renamed_ids = sample.renamed_ids
-    corpus = engine.featurize(sample, trained.featurizer, jobs,
-                              description=f"spaCy ({Path(path).name})")
     counts.documents.append(str(path))
-    for lexelt, instance, weights in engine.tag(trained, corpus):
+    for lexelt, instance, weights in tagger.tag_sample(sample, jobs,
+                                                       f"spaCy ({Path(path).name})"):
         counts.targets += 1
         yield answer_line(lexelt, instance, weights)
     if counts.targets == 0:
@@ -253,9 +253,7 @@ def tag_senseval_file(path: Path, task: str, system: str, models_root: Path, job
 
 def tag_raganato_file(path: Path, task: str, system: str, models_root: Path, output_format: str,
                       jobs: int, counts: TagCounts) -> Iterator[str]:
-    """Lines for the instances of a Raganato all-words file, tagged by ``tasks.allwords``."""
-    from wsd_classic.tasks.allwords import tag_raganato  # the all-words stack, only when asked
-
+    """Lines for the instances of a Raganato all-words file."""
     counts.documents.append(str(path))
     for result in tag_raganato(path, system, models_root, jobs=jobs, task=catalogue.get(task)):
         counts.targets += 1

@@ -1,0 +1,303 @@
+"""The one Tagger: a trained system applied to targets, under every tagging command.
+
+``bin/tag`` on plain text (through the spaCy component), ``bin/tag --senseval`` and
+``--raganato``, ``bin/evaluate`` and the AmbiStory benchmark's all-words distributions all go
+through ``Tagger``: it featurizes a target's context with the model's own featurizer (only where
+the answer depends on it: ``reads_context``), predicts each lexelt's targets in one call, decides
+(``decide``) and pulls the targets of one lexelt in one document together (``decided``).
+
+Deciding, for an all-words model, restricts the system's distribution to the target's candidates
+(the lemma's WordNet 3.0 senses for its part of speech). A lemma SemCor never tagged, or none of
+whose SemCor senses is a candidate, gets the system's back-off: WordNet's first sense for ``svm``
+and ``dlist`` (as IMS does). ``mfs`` is the published SemCor MFS baseline (Raganato et al. 2017),
+which knows SemCor's counts only: it takes the candidate first in WordNet's database order
+instead, since WordNet's first sense is the ``wn1`` baseline's answer. (With WordNet's first sense
+as its back-off, ``mfs`` scores 66.8 / 66.2 / 55.6 F1 on senseval2 / senseval3 / semeval2007, 1.2
+and 1.1 points above the published 65.6 / 66.0 / 54.5 on two of them; any order that ignores sense
+frequency lands within 0.4 of all three: ``bench/semcor.py --mfs-back-offs``.) Every target gets
+exactly one key. A lexical-sample model's answer is its distribution, senses of no weight left
+out.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from collections import defaultdict
+from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import accumulate
+from pathlib import Path
+
+from spacy.tokens import Doc, Token
+
+from wsd_classic import modelstore, systems
+from wsd_classic.corpora.allwords import (AllWordsCorpus, UNIVERSAL_POS, read_raganato_corpus,
+                                          wordnet_lemma)
+from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
+from wsd_classic.errors import WsdError
+from wsd_classic.features.featurizer import Featurizer, row, sentence_index
+from wsd_classic.preprocess.document import ProcessedInstance
+from wsd_classic.preprocess.pipeline import to_processed, with_looked_up_context
+from wsd_classic.modelstore import TrainedSystem
+from wsd_classic.systems import BackOff, discourse
+from wsd_classic.wordnet import wordnet_senses
+from wsd_classic.tasks import catalogue, engine
+from wsd_classic.tasks.allwords_features import as_lexical_sample, featurize
+from wsd_classic.tasks.catalogue import Task
+
+Senses = list[tuple[str, float]]
+PARTICLE_DEPENDENCY = "prt"
+COARSE_POS = {"n": ("NOUN",), "v": ("VERB",), "a": ("ADJ",), "r": ("ADV",),
+              "unk": ("NOUN", "VERB", "ADJ", "ADV")}
+
+
+@dataclass(frozen=True)
+class TaggedInstance:
+    """A target's answer: ``senses`` is the distribution over its candidates, best first,
+    summing to 1; ``key`` the chosen sense; ``rank`` its 1-based position in WordNet's order."""
+
+    instance_id: str
+    senses: Senses
+    key: str
+    rank: int
+
+
+class Tagger:
+    """A trained system that tags any number of corpora, texts or lexical samples.
+
+    ``back_off`` and ``discourse_weight`` (how far the targets of one lexelt in one document are
+    pulled towards each other's distributions, ``systems.discourse``) default to the system's
+    and the model's; ``explain``: predictions carry the evidence behind the best sense.
+    """
+
+    def __init__(self, trained: TrainedSystem, back_off: BackOff | None = None,
+                 discourse_weight: float | None = None, explain: bool = False):
+        self.trained = trained
+        self.system = systems.get(trained.system)
+        if explain and not hasattr(self.system.estimator, "explain"):
+            raise WsdError(f"the {trained.system} system cannot explain its choices; dlist and "
+                           "svm can")
+        self.back_off = back_off or self.system.back_off
+        self.discourse_weight = (trained.discourse_weight if discourse_weight is None
+                                 else discourse_weight)
+        self.explain = explain
+        self.all_words = trained.kind == catalogue.ALL_WORDS
+        self._reads_context: dict[str, bool] = {}
+
+    @classmethod
+    def load(cls, system: str, models_root: Path, task: str = catalogue.SEMCOR.name,
+             explain: bool = False) -> "Tagger":
+        """The ``task``/``system`` model of ``models_root``; a system with nothing to fit
+        (``wn1``) has no model file and tags with the task's context rule, and no discourse
+        weight: training chooses one."""
+        if systems.get(system).estimator is None:
+            registered = catalogue.get(task)
+            trained = TrainedSystem(task, system, {}, featurizer=Featurizer(registered.context),
+                                    kind=registered.kind)
+        else:
+            trained = modelstore.load(models_root, task, system)
+        return cls(trained, explain=explain)
+
+    # --- predicting and deciding ---------------------------------------------------------------
+
+    def reads_context(self, lexelt: str) -> bool:
+        """Whether the system's answer for ``lexelt`` (one it has a model of) depends on the
+        context: not for a lexelt trained on one sense, whose estimator saw no features."""
+        reads = self._reads_context.get(lexelt)
+        if reads is None:  # asked of every target: kept per lexelt
+            reads = self._reads_context[lexelt] = (
+                bool(self.system.feature_groups)
+                and len(self.trained.models[lexelt].classes_) > 1)
+        return reads
+
+    def predict(self, lexelt: str, rows: list[list[str]]
+                ) -> tuple[list[dict[str, float]], list | None]:
+        """The model's ``{sense: weight}`` for each feature row of ``lexelt``'s targets, in one
+        call, and with ``explain`` the evidence behind each one's best sense (else None)."""
+        model = self.trained.models[lexelt]
+        return engine.predict(model, rows), model.explain(rows) if self.explain else None
+
+    def decide(self, lexelt: str, weights: dict[str, float] | None) -> tuple[Senses, int | None]:
+        """The answer of a target of ``lexelt`` from the system's ``weights`` (None: it knows
+        nothing of the lexelt), and for an all-words model the WordNet rank of its best sense
+        (``engine.decide``)."""
+        if self.all_words:
+            lemma, pos = lexelt.rsplit(".", 1)
+            return engine.decide(wordnet_senses(lemma, pos), weights, self.back_off)
+        return sorted(((sense, weight) for sense, weight in weights.items() if weight > 0),
+                      key=lambda pair: -pair[1]), None
+
+    def decided(self, lexelts: Sequence[str], weights: Sequence[dict[str, float] | None],
+                units: Sequence[Hashable]) -> list[tuple[Senses, int | None]]:
+        """Each target's answer (``decide``), then pulled towards those of the others of its
+        discourse unit (a ``(document, lexelt)``) by the discourse weight, and decided again."""
+        answers = [self.decide(lexelt, own) for lexelt, own in zip(lexelts, weights)]
+        pulled = discourse.pulled_together([senses for senses, _ in answers], units,
+                                           self.discourse_weight)
+        return [answer if moved is None else self.decide(lexelt, moved)
+                for answer, lexelt, moved in zip(answers, lexelts, pulled)]
+
+    # --- all-words corpora (--raganato, bin/evaluate, AmbiStory) -------------------------------
+
+    def tag(self, corpus: AllWordsCorpus, jobs: int = 1,
+            progress: bool | None = None) -> list[TaggedInstance]:
+        """Every target of ``corpus``, in corpus order, with exactly one candidate key."""
+        return self.answers(corpus, self.distributions(corpus, jobs, progress))
+
+    def answers(self, corpus: AllWordsCorpus,
+                distributions: dict[str, dict[str, float]]) -> list[TaggedInstance]:
+        """Every target of ``corpus`` decided from the system's ``distributions`` (by target
+        id), then pulled towards the others of its lexelt in its document."""
+        targets = corpus.targets
+        lexelts = [target.lexelt for target in targets]
+        decided = self.decided(
+            lexelts, [distributions.get(target.id) for target in targets],
+            [(corpus.sentences[target.sentence].document, lexelt)
+             for target, lexelt in zip(targets, lexelts)])
+        return [TaggedInstance(target.id, senses, senses[0][0], rank)
+                for target, (senses, rank) in zip(targets, decided)]
+
+    def distributions(self, corpus: AllWordsCorpus, jobs: int = 1,
+                      progress: bool | None = None) -> dict[str, dict[str, float]]:
+        """The system's sense distribution of every target of a lexelt it has a model of."""
+        models = self.trained.models
+        sample = as_lexical_sample(
+            corpus, (target for target in corpus.targets if target.lexelt in models))
+        featurized = featurize(corpus, sample, self.trained.featurizer,
+                               lambda target: self.reads_context(target.lexelt), jobs, progress)
+        return {instance: weights
+                for _, instance, weights in engine.tag(self.trained, featurized)}
+
+    # --- lexical samples (--senseval) ----------------------------------------------------------
+
+    def tag_sample(self, sample: LexicalSample, jobs: int = 1, description: str = "spaCy"
+                   ) -> Iterator[tuple[str, str, dict[str, float]]]:
+        """``(lexelt, instance id, {sense: weight})`` for every instance of a lexelt the model
+        knows, each in the context it comes with."""
+        yield from engine.tag(self.trained, engine.featurize(
+            sample, self.trained.featurizer, jobs, description=description))
+
+    # --- spaCy docs (bin/tag on plain text, the spaCy component) -------------------------------
+
+    @functools.cached_property
+    def _lexelt_of(self) -> dict[tuple[str, str], str]:
+        """A lexical-sample model's lexelts by lower-case lemma and coarse part of speech."""
+        found = {}
+        for item in self.trained.models:
+            lexelt = Lexelt(item)
+            for pos in COARSE_POS[lexelt.pos]:
+                found[(lexelt.lemma.lower(), pos)] = item
+        return found
+
+    def text_targets(self, doc: Doc) -> Iterator[tuple[Token, str]]:
+        """Every target token of ``doc`` with its lexelt: for an all-words model, every noun,
+        verb, adjective and adverb whose lemma WordNet 3.0 has for that part of speech; for a
+        lexical-sample model, a token whose lemma and coarse part of speech match a lexelt of
+        the model (``art.n``: lemma *art*, NOUN)."""
+        for token in doc:
+            if self.all_words:
+                pos = UNIVERSAL_POS.get(token.pos_)
+                lemma = wordnet_lemma(token.lemma_, pos) if pos else None
+                item = f"{lemma}.{pos}" if lemma else None
+            else:
+                item = self._lexelt_of.get((token.lemma_.lower(), token.pos_))
+            if item is not None:
+                yield token, item
+
+    def tag_docs(self, docs: Sequence[Doc]) -> list[list[TextTarget]]:
+        """The targets of each doc, in order, with their answers; the targets of one lexelt in
+        all ``docs`` are predicted in one call, and pulled together within their doc.
+
+        A verb's particles (dependency ``prt``: *call off*) are the target's satellites, as
+        ``<sat>`` elements are in training. Each target's context is the model's own context
+        rule applied to the doc (``ContextCache``)."""
+        found: list[list[TextTarget]] = []
+        by_lexelt: dict[str, list[tuple[TextTarget, list[str]]]] = defaultdict(list)
+        groups = self.system.feature_groups
+        for doc in docs:
+            contexts = None  # made for the first target that reads its context
+            found.append([])
+            for token, item in self.text_targets(doc):
+                particles = ([child for child in token.children
+                              if child.dep_ == PARTICLE_DEPENDENCY]
+                             if token.pos_ == "VERB" else [])
+                target = TextTarget(token, item, particles)
+                found[-1].append(target)
+                if item not in self.trained.models:
+                    continue
+                features = []
+                if self.reads_context(item):
+                    contexts = contexts or ContextCache(self.trained.featurizer, doc,
+                                                        looked_up=not self.all_words)
+                    features = row(contexts.features(token, item, particles), groups)
+                by_lexelt[item].append((target, features))
+        for item, entries in by_lexelt.items():
+            weights, evidence = self.predict(item, [features for _, features in entries])
+            for number, ((target, _), own) in enumerate(zip(entries, weights)):
+                target.weights = own
+                target.evidence = None if evidence is None else evidence[number]
+        for targets in found:
+            lexelts = [target.lexelt for target in targets]
+            for target, (senses, _) in zip(targets, self.decided(
+                    lexelts, [target.weights for target in targets], lexelts)):
+                target.senses = senses
+        return found
+
+def tag_raganato(path: str | os.PathLike, system: str, models_root: Path, *, jobs: int = 1,
+                 progress: bool | None = None,
+                 task: Task = catalogue.SEMCOR) -> Iterator[TaggedInstance]:
+    """Tag every instance of a Raganato-format ``*.data.xml`` file, in file order."""
+    tagger = Tagger.load(task.check_systems([system])[0], models_root, task.name)
+    yield from tagger.tag(read_raganato_corpus(path), jobs, progress)
+
+
+@dataclass
+class TextTarget:
+    """A target token of a spaCy doc: its lexelt and particles; the system's ``weights``
+    (None: no model of the lexelt), the ``evidence`` behind them with ``explain``, and the
+    answer, ``senses`` (best first, summing to 1)."""
+
+    token: Token
+    lexelt: str
+    particles: list[Token]
+    weights: dict[str, float] | None = None
+    evidence: list | None = None
+    senses: Senses = field(default_factory=list)
+
+
+class ContextCache:
+    """The processed context of each target of one doc; targets whose context rule gives the
+    same span share one analysis, and differ only in which token is the target. ``looked_up``:
+    lemmas outside the target's sentence from the lookup table, as a lexical sample's
+    (``preprocess.pipeline.with_looked_up_context``).
+
+    A context is turned into a ``ProcessedInstance`` by ``preprocess.pipeline.to_processed``,
+    the function training uses, and featurized by the model's featurizer.
+    """
+
+    def __init__(self, featurizer: Featurizer, doc: Doc, looked_up: bool = False):
+        self.featurizer = featurizer
+        self.looked_up = looked_up
+        self.sentences = list(doc.sents)
+        self.starts = [sentence.start for sentence in self.sentences]
+        # The whole doc analysed once; a context is a slice of it. ``kept_before[i]``: the
+        # tokens before doc token i that are not whitespace, which the analysis drops.
+        first = next(token for token in doc if not token.is_space)
+        self.analysis = to_processed(Instance("", "", doc.text, _char_span(first)), doc)
+        self.kept_before = list(accumulate((not token.is_space for token in doc), initial=0))
+        self.windows: dict[tuple[int, int], ProcessedInstance] = {}
+
+    def features(self, token: Token, item: str, particles: list[Token]) -> dict[str, list[str]]:
+        span = self.featurizer.context.window(
+            self.sentences, sentence_index(self.starts, token.i), token.i)
+        start, end = self.kept_before[span.start], self.kept_before[span.end]
+        if (start, end) not in self.windows:
+            self.windows[(start, end)] = self.analysis.window(start, end, start)
+        doc = replace(self.windows[(start, end)], id=str(token.i), lexelt=item,
+                      target=self.kept_before[token.i] - start,
+                      sats=tuple(self.kept_before[particle.i] - start for particle in particles))
+        return self.featurizer.by_group(with_looked_up_context(doc) if self.looked_up else doc)
+
+
+def _char_span(token: Token) -> tuple[int, int]:
+    return token.idx, token.idx + len(token.text)
