@@ -21,13 +21,14 @@ averages its held-out accuracy over the five disjoint sets of every 5th file.
 ``--tune-examples [svm|dlist]`` compares the system trained without and with WordNet's examples
 (bench/results/semcor_svm_examples.json); ``--tune-example-lexelts [svm|combo]`` with the
 examples of the lexelts training tags with two senses or more against those of every polysemous
-lexelt (bench/results/semcor_<system>_example_lexelts.json). ``--tune-emb exponential:10:1:0,...`` does it for
-svm's embedding features, each setting ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES[:GLOSS]`` (GLOSS:
-the scale of the context's cosines with the candidates' gloss embeddings, 0 by default) on the
-task's word vectors, or on those of ``--vectors epochs=20`` (word2vec settings changed)
-(bench/results/semcor_emb.json, one row added per setting). ``--tune-scale
-gloss=1,4`` (or ``emb=...``) does it for the scale of one real-valued group, the corpus analysed
-once and the group's values rescaled (bench/results/semcor_<group>_scale.json).
+lexelt (bench/results/semcor_<system>_example_lexelts.json). ``--tune-emb
+exponential:10:1:0,...`` does it for svm's embedding features, each setting
+``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES[:GLOSS]`` (GLOSS: the scale of the context's cosines
+with the candidates' gloss embeddings, 0 by default) on the task's word vectors, or on those of
+``--vectors epochs=20`` (word2vec settings changed) (bench/results/semcor_emb.json, one row
+added per setting). ``--tune-scale gloss=1,4`` (or ``emb=...``) does it for the scale of one
+real-valued group, the corpus analysed once and the group's values rescaled
+(bench/results/semcor_<group>_scale.json).
 
 ``--tune-combo`` compares svm, combo and combo answering unseen senses from their gloss evidence
 the same way (bench/results/semcor_combo.json); ``--tune-combo-unseen`` compares the two
