@@ -6,7 +6,6 @@ gets automobile's occurrences as its instances, and ``car`` a classifier.
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,9 +15,6 @@ from wsd_classic.corpora.model import Instance
 from wsd_classic.corpora.sense_relatives import read_sense_relatives
 from wsd_classic.errors import WsdError
 from wsd_classic.tasks import allwords, engine
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-import semcor  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
 
@@ -103,13 +99,6 @@ def test_relatives_not_prepared_are_an_error(data):
     assert unprepared.relatives is None
     with pytest.raises(WsdError, match="svm trains on SemCor's instances of sense relatives"):
         allwords.train_system("svm", unprepared, relatives_weight=0.5)
-
-
-def test_held_out_files_relatives_stay_out_of_training(data):
-    subset, testing = semcor.held_out_split(data, 1)  # every 5th file from the 2nd: br-z22
-    assert {target.lemma for target in testing} == {"automobile"}
-    kept = list(subset.relatives.sample.instances())
-    assert [instance.docsrc for instance in kept] == ["brown1/br-z21"]
 
 
 def test_relatives_go_only_to_lexelts_with_enough_instances_of_their_own(data):
