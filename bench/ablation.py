@@ -18,8 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tune import cv_parser, lexelt_rows, training_corpus  # noqa: E402
+from cv import cv_parser, training_corpus  # noqa: E402
 from wsd_classic import systems  # noqa: E402
+from wsd_classic.tasks import engine  # noqa: E402
 
 BASE = ("bow", "colloc", "pos", "syntax")
 CONFIGURATIONS = {
@@ -43,10 +44,10 @@ def main() -> int:
     corpus = training_corpus(args.data_dir, args.jobs)
     results = {}
     for label, (system, groups) in CONFIGURATIONS.items():
-        data = lexelt_rows(corpus, groups or systems.get(system).feature_groups)
+        data = engine.lexelt_rows(corpus, groups or systems.get(system).feature_groups)
         started = time.process_time()
         models = [systems.make(system).fit(X, y, sample_weight=weights)
-                  for X, y, weights, _ in data]
+                  for _, X, y, weights in data]
         seconds = time.process_time() - started
         results[label] = {"system": system, "groups": list(groups or systems.get(system)
                                                              .feature_groups),

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Choose the systems' hyperparameters by cross-validation on the SENSEVAL-2 training data only.
 
-For each candidate setting, every lexelt's annotated training instances are split into K folds
-(shuffled, fixed seed); the system is trained on K-1 folds and its top sense scored on the held
-out fold (correct when it is one of the instance's gold tags). The mean over all held-out
-instances picks the setting. The test set is never read. Writes bench/results/tune.json.
+Each candidate setting is cross-validated per lexelt as ``bench/cv.py`` does (K folds of the
+annotated training instances; the top sense scored on each held-out instance); the mean over
+all held-out instances picks the setting. The test set is never read. Writes
+bench/results/tune.json.
 
 ``--emb`` instead cross-validates the svm with embedding features (``features.embeddings``) for
 each ``STRATEGY:WINDOW:SCALE[:C[:GLOSS]]`` given (GLOSS: the scale of the context's cosines with
@@ -17,7 +17,6 @@ rows to bench/results/tune_emb.json.
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import itertools
 import json
@@ -25,17 +24,14 @@ import sys
 import time
 from pathlib import Path
 
-from joblib import Parallel, delayed
-from sklearn.model_selection import KFold
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from cv import cross_validate, cv_parser, lexelt_rows, training_corpus  # noqa: E402
 from wsd_classic.tasks import catalogue  # noqa: E402
 from wsd_classic import systems  # noqa: E402
-from wsd_classic.corpora.lexsample import read_lexical_sample  # noqa: E402
-from wsd_classic.tasks import engine, vector_corpus  # noqa: E402
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule  # noqa: E402
 from wsd_classic.preprocess.cache import processed  # noqa: E402
+from wsd_classic.tasks import vector_corpus  # noqa: E402
 
 GRIDS = {
     "svm": {"C": [0.3, 1.0, 3.0, 10.0, 30.0]},
@@ -46,63 +42,6 @@ GRIDS = {
 def settings_of(grid: dict) -> list[dict]:
     names = sorted(grid)
     return [dict(zip(names, values)) for values in itertools.product(*(grid[n] for n in names))]
-
-
-def lexelt_cv(system: str, params: dict, X, y, weights, gold, folds: int) -> tuple[float, int]:
-    """Correct held-out instances and their count for one lexelt (rows grouped by instance)."""
-    instances = sorted(set(gold))
-    correct = 0
-    if len(instances) < folds:
-        return 0.0, 0
-    rows_of = {instance: [r for r, g in enumerate(gold) if g == instance] for instance in instances}
-    splitter = KFold(folds, shuffle=True, random_state=0)
-    for train_index, test_index in splitter.split(instances):
-        train_rows = [r for i in train_index for r in rows_of[instances[i]]]
-        model = systems.make(system, **params).fit(
-            [X[r] for r in train_rows], [y[r] for r in train_rows],
-            sample_weight=[weights[r] for r in train_rows])
-        for i in test_index:
-            rows = rows_of[instances[i]]
-            predicted = model.predict([X[rows[0]]])[0]
-            correct += predicted in {y[r] for r in rows}
-    return float(correct), len(instances)
-
-
-def cv_parser(description: str) -> argparse.ArgumentParser:
-    """The options every cross-validation on the SENSEVAL-2 training data takes."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--data-dir")
-    return parser
-
-
-def training_corpus(data_dir, jobs: int):
-    """The SENSEVAL-2 training sample, featurized as the task's svm trains (the test set is
-    never read)."""
-    task = catalogue.SENSEVAL2_LS
-    sample = read_lexical_sample(task.path("train", data_dir))
-    return engine.featurize(sample, vector_corpus.featurizer(task, ["svm"], data_dir), jobs=jobs,
-                            description="spaCy (train)")
-
-
-def lexelt_rows(corpus, groups) -> list[tuple]:
-    """Per lexelt: X, y, sample weights and each row's instance id (rows of ``groups``)."""
-    data = []
-    for lexelt in corpus.sample.lexelts:
-        annotated = [instance for instance in lexelt.instances if instance.answers]
-        X, y, weights = engine.training_rows(corpus, annotated, groups)
-        gold = [instance.id for instance in annotated for _ in dict.fromkeys(instance.answers)]
-        data.append((X, y, weights, gold))
-    return data
-
-
-def cross_validate(system: str, params: dict, data, folds: int, jobs: int) -> float:
-    """Held-out accuracy of ``system`` with ``params`` over every lexelt of ``data``
-    (``lexelt_rows``)."""
-    outcomes = Parallel(n_jobs=jobs)(
-        delayed(lexelt_cv)(system, params, X, y, w, g, folds) for X, y, w, g in data)
-    return sum(c for c, _ in outcomes) / sum(n for _, n in outcomes)
 
 
 def tune_embeddings(args, corpus) -> None:

@@ -5,7 +5,7 @@ only.
 1. Default parameters, for each of ``--pools`` (``combination.POOLS``): every lexelt's held-out
    evidence (the combination's own inner folds over all its training instances) is pooled over
    the lexelts, and the pool's parameters are fitted to minimise the pooled log-loss.
-2. Pool and shrinkage: per lexelt, 5 outer folds as ``bench/tune.py`` makes them; on each, the
+2. Pool and shrinkage: per lexelt, 5 outer folds as ``bench/cv.py`` makes them; on each, the
    members are stacked on the training part once and the combiner of each pool fitted with each
    ``--shrinkages`` value (``inf``: the default parameters as they are); the top sense is scored
    on the held-out part.
@@ -28,11 +28,11 @@ from pathlib import Path
 
 import numpy as np
 from joblib import Parallel, delayed
-from sklearn.model_selection import KFold
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tune import cv_parser, lexelt_rows, training_corpus  # noqa: E402
+from cv import (LexeltRows, cv_parser, instance_folds, lexelt_rows,  # noqa: E402
+                training_corpus)
 from wsd_classic import systems  # noqa: E402
 from wsd_classic.report.calibration import expected_calibration_error  # noqa: E402
 from wsd_classic.systems.combination import (LOG_SMOOTHING, POOLS, fit_params,  # noqa: E402
@@ -62,22 +62,18 @@ def pooled_params(evidences, pool: str) -> np.ndarray:
                       np.asarray(POOLS[pool].start, float), 0.0, pool)
 
 
-def lexelt_cv(X, y, weights, gold, folds: int, configurations: list[tuple[str, tuple, float]]):
+def lexelt_cv(rows: LexeltRows, folds: int, configurations: list[tuple[str, tuple, float]]):
     """Correct held-out instances per configuration (pool, its defaults, shrinkage), the count
     of instances and, per configuration, each held-out instance's distribution with the mask of
     its gold senses."""
-    instances = sorted(set(gold))
     correct = np.zeros(len(configurations))
     held_out = [[] for _ in configurations]
-    if len(instances) < folds:
-        return correct, 0, held_out
-    rows_of = {instance: [r for r, g in enumerate(gold) if g == instance] for instance in instances}
-    for train_index, test_index in KFold(folds, shuffle=True, random_state=0).split(instances):
-        train_rows = [r for i in train_index for r in rows_of[instances[i]]]
+    scored = 0
+    for train, test in instance_folds(rows.instances, folds):
         model = systems.make("combo", top_sense_map=())  # the distributions the map is fitted on
-        stacked = model.fit_members([X[r] for r in train_rows], [y[r] for r in train_rows],
-                                    [weights[r] for r in train_rows])
-        test_rows = [rows_of[instances[i]] for i in test_index]
+        stacked = model.fit_members([rows.X[row] for row in train],
+                                    [rows.y[row] for row in train],
+                                    [rows.weights[row] for row in train])
         for column, (pool, default, shrinkage) in enumerate(configurations):
             model.set_params(pool=pool, default_params=default)
             if np.isinf(shrinkage):
@@ -85,12 +81,13 @@ def lexelt_cv(X, y, weights, gold, folds: int, configurations: list[tuple[str, t
             else:
                 model.fit_combiner(*stacked, shrinkage=shrinkage)
             fold_held_out = [
-                (proba, np.isin(model.classes_, [y[r] for r in rows]))
-                for proba, rows in zip(model.predict_proba([X[rows[0]] for rows in test_rows]),
-                                       test_rows)]
+                (proba, np.isin(model.classes_, [rows.y[row] for row in instance]))
+                for proba, instance in zip(
+                    model.predict_proba([rows.X[instance[0]] for instance in test]), test)]
             correct[column] += sum(gold[proba.argmax()] for proba, gold in fold_held_out)
             held_out[column] += fold_held_out
-    return correct, len(instances), held_out
+        scored += len(test)
+    return correct, scored, held_out
 
 
 def top_sense(held_out) -> tuple[np.ndarray, np.ndarray]:
@@ -130,7 +127,8 @@ def main() -> int:
     data = lexelt_rows(training_corpus(args.data_dir, args.jobs),
                        systems.get("combo").feature_groups)
     start = time.perf_counter()
-    evidences = Parallel(n_jobs=args.jobs)(delayed(lexelt_evidence)(X, y, w) for X, y, w, _ in data)
+    evidences = Parallel(n_jobs=args.jobs)(
+        delayed(lexelt_evidence)(rows.X, rows.y, rows.weights) for rows in data)
     defaults = {pool: tuple(float(value) for value in pooled_params(evidences, pool))
                 for pool in pools}
     pooled_seconds = time.perf_counter() - start
@@ -142,7 +140,7 @@ def main() -> int:
     configurations = [(pool, defaults[pool], shrinkage) for pool in pools
                       for shrinkage in shrinkages]
     outcomes = Parallel(n_jobs=args.jobs)(
-        delayed(lexelt_cv)(X, y, w, g, args.folds, configurations) for X, y, w, g in data)
+        delayed(lexelt_cv)(rows, args.folds, configurations) for rows in data)
     total = sum(n for _, n, _ in outcomes)
     accuracy = sum(c for c, _, _ in outcomes) / total
     results = [{"pool": pool, "shrinkage": shrinkage if np.isfinite(shrinkage) else "inf",

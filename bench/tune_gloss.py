@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Choose the gloss group's scale and related synsets by cross-validation on SENSEVAL-2 training.
 
-The svm is cross-validated as ``bench/tune.py`` does (per lexelt, 5 folds, the test set never
+The svm is cross-validated as ``bench/cv.py`` does (per lexelt, 5 folds, the test set never
 read) on its feature groups without ``gloss`` (the baseline) and with ``gloss`` at each
 ``--scales`` value for the default relations, then with each relation set at the best scale.
 Writes bench/results/tune_gloss.json.
@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tune import cross_validate, cv_parser, lexelt_rows, training_corpus  # noqa: E402
+from cv import cross_validate, cv_parser, lexelt_rows, training_corpus  # noqa: E402
 from wsd_classic.features import gloss  # noqa: E402
 from wsd_classic.features.weighted import Weighted  # noqa: E402
 from wsd_classic.preprocess.cache import processed  # noqa: E402
@@ -47,8 +47,9 @@ def main() -> int:
                 found = gloss.similarities(doc, relations)
                 blocks[instance_id] = [] if found is None else [
                     Weighted(found[0].names, scale * found[1])]
-        data = [([row + blocks.get(instance_id, []) for row, instance_id in zip(X, gold)],
-                 y, weights, gold) for X, y, weights, gold in base]
+        data = [rows._replace(X=[row + blocks.get(instance, [])
+                                 for row, instance in zip(rows.X, rows.instances)])
+                for rows in base]
         start = time.perf_counter()
         accuracy = cross_validate("svm", {}, data, args.folds, args.jobs)
         result = {"setting": label, "relations": relations, "scale": scale, "accuracy": accuracy,

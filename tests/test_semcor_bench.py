@@ -1,7 +1,7 @@
-"""``bench/semcor.py``'s studies: ``--tune-combo-mixture`` on the miniature SemCor (stacking
-combo's members once and refitting only the combiner must give the combo that training fits with
-those parameters), the rescaled groups, the example-lexelt rules, the discourse study's counts
-per part of speech and the svm parameter ``--tune-svm`` sets."""
+"""``bench/semcor.py``'s studies (``bench/semcor_studies``): ``--tune-combo-mixture`` on the
+miniature SemCor (stacking combo's members once and refitting only the combiner must give the
+combo that training fits with those parameters), the rescaled groups, the example-lexelt rules,
+the discourse study's counts per part of speech and the svm parameter ``--tune-svm`` sets."""
 from __future__ import annotations
 
 import sys
@@ -12,10 +12,18 @@ import numpy as np
 import pytest
 
 from wsd_classic.systems.combination import POOLS
-from wsd_classic.tasks import allwords, vector_corpus
+from wsd_classic.tasks import allwords
+from wsd_classic.tasks import vector_corpus  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-import semcor  # noqa: E402
+from semcor_studies.combo import lexelts_with_unseen_candidates, restricted  # noqa: E402
+from semcor_studies.combo_mixture import combined, pooled_defaults, stacked_combo  # noqa: E402
+from semcor_studies.discourse import discourse_results  # noqa: E402
+from semcor_studies.examples import (EXAMPLE_LEXELT_RULES, sense_counts,  # noqa: E402
+                                     with_examples_of)
+from semcor_studies.held_out import TASK  # noqa: E402
+from semcor_studies.scale import rescaled  # noqa: E402
+from semcor_studies.svm_parameter import with_svm_param  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
 
@@ -28,12 +36,13 @@ DEFAULTS = {"linear": (-1.0, 2.0, 8.0, -10.0, 7.0, -8.0, 7.5),
 def data(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-        yield allwords.prepare_training(SEMCOR, featurizer=vector_corpus.featurizer(semcor.TASK, ["combo"]))
+        yield allwords.prepare_training(
+            SEMCOR, featurizer=vector_corpus.featurizer(TASK, ["combo"]))
 
 
 @pytest.fixture(scope="module")
 def stacked(data):
-    return semcor.stacked_combo(data, jobs=1)
+    return stacked_combo(data, jobs=1)
 
 
 @pytest.mark.parametrize("pool", list(POOLS))
@@ -42,8 +51,8 @@ def test_refitted_combiner_is_combos_own_training(data, stacked, pool, shrinkage
     trained = allwords.train_system(
         "combo", data, params={"pool": pool, "default_params": DEFAULTS[pool],
                                "shrinkage": shrinkage})
-    refitted = semcor.combined(stacked, pool, DEFAULTS[pool], shrinkage,
-                               data.featurized.featurizer, 1)
+    refitted = combined(stacked, pool, DEFAULTS[pool], shrinkage,
+                               data.featurized.featurizer)
     assert set(refitted.models) == set(trained.models)
     fitted = [item for item, (_, evidence) in stacked.items() if len(evidence[2])]
     assert fitted, "the fixture must give some lexelt held-out evidence"
@@ -53,39 +62,39 @@ def test_refitted_combiner_is_combos_own_training(data, stacked, pool, shrinkage
 
 
 def test_infinite_shrinkage_keeps_the_defaults(data, stacked):
-    refitted = semcor.combined(stacked, "linear", DEFAULTS["linear"], np.inf,
-                               data.featurized.featurizer, 1)
+    refitted = combined(stacked, "linear", DEFAULTS["linear"], np.inf,
+                               data.featurized.featurizer)
     assert all(model.mixture_ == pytest.approx(DEFAULTS["linear"])
                for model in refitted.models.values())
 
 
 @pytest.mark.parametrize("pool", list(POOLS))
 def test_pooled_defaults_are_within_bounds_and_reproducible(stacked, pool):
-    pooled = semcor.pooled_defaults(stacked, pool)
+    pooled = pooled_defaults(stacked, pool)
     assert len(pooled) == len(POOLS[pool].parameters)
     assert all(low <= value <= high for value, (low, high) in zip(pooled, POOLS[pool].bounds))
-    assert semcor.pooled_defaults(stacked, pool) == pooled
+    assert pooled_defaults(stacked, pool) == pooled
 
 
 @pytest.mark.parametrize("group", ["emb", "gloss"])
 def test_rescaled_group_is_scaled_and_the_other_groups_kept(data, group):
-    rescaled = semcor.rescaled(data.featurized, group, 3.0)
-    assert rescaled.features.keys() == data.featurized.features.keys()
+    scaled_corpus = rescaled(data.featurized, group, 3.0)
+    assert scaled_corpus.features.keys() == data.featurized.features.keys()
     blocks = 0
     for identifier, groups in data.featurized.features.items():
         for other in groups:
             if other != group:
-                assert rescaled.features[identifier][other] is groups[other]
-        for block, scaled in zip(groups[group], rescaled.features[identifier][group], strict=True):
+                assert scaled_corpus.features[identifier][other] is groups[other]
+        for block, scaled in zip(groups[group], scaled_corpus.features[identifier][group], strict=True):
             assert scaled.names is block.names
             assert np.asarray(scaled.values) == pytest.approx(3.0 * np.asarray(block.values))
             blocks += 1
     assert blocks, f"the fixture must give {group} blocks"
     # A model trained on the rescaled table tags with what its featurizer makes: the same values.
-    made = allwords.featurize(data.corpus, data.featurized.sample, rescaled.featurizer,
+    made = allwords.featurize(data.corpus, data.featurized.sample, scaled_corpus.featurizer,
                               lambda target: True)
     compared = 0
-    for identifier, groups in rescaled.features.items():
+    for identifier, groups in scaled_corpus.features.items():
         if groups[group]:  # the table features only the targets that need it
             for block, again in zip(groups[group], made.features[identifier][group], strict=True):
                 assert np.asarray(again.values) == pytest.approx(np.asarray(block.values))
@@ -94,15 +103,15 @@ def test_rescaled_group_is_scaled_and_the_other_groups_kept(data, group):
 
 
 def test_lexelts_with_unseen_candidates_are_where_unseen_senses_change_combo(data):
-    unseen = semcor.lexelts_with_unseen_candidates(data)
-    combo = semcor.TASK.system_params("combo")
+    unseen = lexelts_with_unseen_candidates(data)
+    combo = TASK.system_params("combo")
     plain = allwords.train_system("combo", data, params=combo)
     answering = allwords.train_system("combo", data, params={**combo, "unseen_senses": True})
     changed = {item for item, model in plain.models.items()
                if len(answering.models[item].classes_) > len(model.classes_)}
     assert changed, "the fixture must have a lexelt with a sense no training instance shows"
     assert unseen == changed
-    assert semcor.restricted(data, unseen).featurized.sample.lexelts == [
+    assert restricted(data, unseen).featurized.sample.lexelts == [
         lexelt for lexelt in data.featurized.sample.lexelts if lexelt.item in unseen]
 
 
@@ -114,16 +123,16 @@ def test_sense_counts_split_an_instances_weight_over_its_distinct_tags():
 
     sample = LexicalSample([Lexelt("bank.n", [instance(1, "river"), instance(2, "river", "money"),
                                               instance(3, "money", "money")])], "test")
-    assert semcor.sense_counts(sample) == {"bank.n": {"river": 1.5, "money": 1.5}}
+    assert sense_counts(sample) == {"bank.n": {"river": 1.5, "money": 1.5}}
 
 
 def test_example_lexelt_rules_differ_where_training_tags_one_sense_of_a_polysemous_word(data):
-    counts = semcor.sense_counts(data.featurized.sample)
-    tagged, polysemous = (rule(counts) for rule in semcor.EXAMPLE_LEXELT_RULES.values())
+    counts = sense_counts(data.featurized.sample)
+    tagged, polysemous = (rule(counts) for rule in EXAMPLE_LEXELT_RULES.values())
     assert "bank.n" in tagged and tagged < polysemous
     assert {"interest.n", "water.n", "flood.v"} <= polysemous - tagged
     assert "river.n" not in polysemous  # one WordNet sense
-    trained = {label: allwords.train_system("svm", semcor.with_examples_of(data, lexelts))
+    trained = {label: allwords.train_system("svm", with_examples_of(data, lexelts))
                for label, lexelts in (("tagged", tagged), ("polysemous", polysemous))}
     assert list(trained["tagged"].models["interest.n"].classes_) == ["interest%1:21:00::"]
     assert len(trained["polysemous"].models["interest.n"].classes_) > 1
@@ -136,7 +145,7 @@ def test_discourse_results_give_each_part_of_speech_its_best_held_out_weight():
     folds = [{"": targets, "0": Counter(n=5, v=8), "0.3": Counter(n=8, v=6)},
              {"": targets, "0": Counter(n=6, v=7), "0.3": Counter(n=7, v=7)}]
     development = {"": Counter(n=4, v=4), "0": Counter(n=1, v=3), "0.3": Counter(n=3, v=1)}
-    results = semcor.discourse_results(folds, development, ["0", "0.3"])
+    results = discourse_results(folds, development, ["0", "0.3"])
     assert results["0"]["held_out_semcor_accuracy_by_pos"] == {"n": 0.55, "v": 0.75}
     assert results["0.3"]["held_out_semcor_accuracy_by_fold"] == [0.7, 0.7]
     per_pos = results["best weight per part of speech"]
@@ -146,11 +155,11 @@ def test_discourse_results_give_each_part_of_speech_its_best_held_out_weight():
 
 
 def test_an_svm_parameter_reaches_the_svm_or_combos_svm_member_only():
-    svm = semcor.with_svm_param("svm", "C", 0.5)
-    assert svm == {**semcor.TASK.system_params("svm"), "C": 0.5}
-    combo = semcor.with_svm_param("combo", "C", 0.5)
-    registered = semcor.TASK.system_params("combo")
+    svm = with_svm_param("svm", "C", 0.5)
+    assert svm == {**TASK.system_params("svm"), "C": 0.5}
+    combo = with_svm_param("combo", "C", 0.5)
+    registered = TASK.system_params("combo")
     assert combo["member_params"]["svm"] == {**registered["member_params"]["svm"], "C": 0.5}
     assert {key: value for key, value in combo.items() if key != "member_params"} == {
         key: value for key, value in registered.items() if key != "member_params"}
-    assert semcor.TASK.system_params("combo") == registered  # the registered ones untouched
+    assert TASK.system_params("combo") == registered  # the registered ones untouched

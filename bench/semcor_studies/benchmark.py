@@ -1,0 +1,84 @@
+"""The benchmark itself: every system trained on SemCor, timed, its memory measured, and scored
+on every evaluation set (it chooses nothing)."""
+from __future__ import annotations
+
+import os
+import platform
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from joblib.externals.loky import get_reusable_executor
+
+from wsd_classic import modelstore, settings, systems
+from wsd_classic.corpora import registry
+from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE
+from wsd_classic.tasks import allwords
+from wsd_classic.tasks.allwords_evaluation import resolve_datasets
+from wsd_classic.tasks import vector_corpus
+
+from .held_out import TASK, tag_all
+
+
+def peak_memory_mb() -> dict[str, float]:
+    """Peak RSS of this process and of its waited-for children (kilobytes on Linux)."""
+    get_reusable_executor().shutdown(wait=True)  # joblib's workers count once they have exited
+    return {"main": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "children": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
+
+
+def train_all(semcor_root: Path, names: list[str], models_root: Path, jobs: int) -> dict:
+    trainable = [name for name in names if systems.get(name).estimator is not None]
+    started = time.perf_counter()
+    data = allwords.prepare_training(
+        semcor_root, featurizer=vector_corpus.featurizer_later(TASK, trainable), jobs=jobs)
+    report = {"prepare_seconds": time.perf_counter() - started, "info": data.info, "systems": {}}
+    for name in trainable:
+        started = time.perf_counter()
+        trained = allwords.train_system(name, data, jobs)
+        trained_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        path = modelstore.save(trained, models_root)
+        report["systems"][name] = {
+            "train_seconds": trained_seconds, "save_seconds": time.perf_counter() - started,
+            "model_bytes": path.stat().st_size, "lexelts": len(trained.models)}
+        print(f"trained {name} in {trained_seconds:.1f}s", file=sys.stderr)
+    return report
+
+
+def benchmark(args) -> dict:
+    names = TASK.check_systems(args.systems.split(","))
+    datasets = resolve_datasets(args.datasets.split(","), args.data_dir)
+    semcor_root = registry.locate(TASK.dataset, args.data_dir)
+    with tempfile.TemporaryDirectory(prefix="semcor-bench-") as scratch:
+        if not args.warm_cache:
+            os.environ[settings.CACHE_ENV] = str(Path(scratch) / "cache")
+        models_root = Path(scratch) / "models"
+        started = time.perf_counter()
+        training = train_all(semcor_root, names, models_root, args.jobs)
+        training["seconds"] = time.perf_counter() - started
+        training["peak_memory_mb"] = peak_memory_mb()
+        tagging = tag_all(names, datasets, models_root, args.jobs)
+    return {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                        "platform": platform.platform()},
+            "jobs": args.jobs, "cold_cache": not args.warm_cache,
+            "context_sentences": TASK.context.sentences,
+            "training": training, "tagging": tagging, "peak_memory_mb": peak_memory_mb(),
+            "published_f1": RAGANATO_2017, "published_source": RAGANATO_SOURCE}
+
+
+def summary(result: dict) -> str:
+    training = result["training"]
+    lines = [f"training: {training['seconds']:.0f}s (SemCor read and preprocessed in "
+             f"{training['prepare_seconds']:.0f}s; " + ", ".join(
+                 f"{name} {figures['train_seconds']:.0f}s, {figures['model_bytes'] / 1e6:.0f} MB"
+                 for name, figures in training["systems"].items()) + ")",
+             "peak memory (MB): " + ", ".join(f"{who} {mb:,.0f}" for who, mb in
+                                              result["peak_memory_mb"].items())]
+    for name, figures in result["tagging"].items():
+        lines.append(f"{name}: " + ", ".join(
+            f"{dataset} F1 {100 * scores['f1']:.1f} ({scores['targets_per_second']:,.0f}/s)"
+            for dataset, scores in figures["datasets"].items()))
+    return "\n".join(lines)
