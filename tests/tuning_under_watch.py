@@ -56,7 +56,7 @@ sys.path[:0] = [PLAN["bench"], PLAN["repo"]]
 from wsd_classic import settings, wordnet  # noqa: E402
 from wsd_classic.corpora import registry  # noqa: E402
 # The word vectors' corpus builder; its module is where the layers put it.
-from wsd_classic.features.word_vectors import corpus_sentences  # noqa: E402
+from wsd_classic.tasks.vector_corpus import corpus_sentences  # noqa: E402
 
 registry.locate = located
 all_synsets = wordnet.all_synsets
