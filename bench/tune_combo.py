@@ -62,6 +62,14 @@ def pooled_params(evidences, pool: str) -> np.ndarray:
                       np.asarray(POOLS[pool].start, float), 0.0, pool)
 
 
+def fitted_combiner(model, evidence, shrinkage: float):
+    """``model`` (a combo with its members fitted) with its combiner fitted on their held-out
+    ``evidence``, shrunk to its defaults by ``shrinkage`` (``inf``: the defaults as they are)."""
+    if np.isinf(shrinkage):
+        return model.fit_combiner(*(part[:0] for part in evidence), shrinkage=0.0)
+    return model.fit_combiner(*evidence, shrinkage=shrinkage)
+
+
 def lexelt_cv(rows: LexeltRows, folds: int, configurations: list[tuple[str, tuple, float]]):
     """Correct held-out instances per configuration (pool, its defaults, shrinkage), the count
     of instances and, per configuration, each held-out instance's distribution with the mask of
@@ -75,11 +83,8 @@ def lexelt_cv(rows: LexeltRows, folds: int, configurations: list[tuple[str, tupl
                                     [rows.y[row] for row in train],
                                     [rows.weights[row] for row in train])
         for column, (pool, default, shrinkage) in enumerate(configurations):
-            model.set_params(pool=pool, default_params=default)
-            if np.isinf(shrinkage):
-                model.fit_combiner(*(part[:0] for part in stacked), shrinkage=0.0)
-            else:
-                model.fit_combiner(*stacked, shrinkage=shrinkage)
+            fitted_combiner(model.set_params(pool=pool, default_params=default), stacked,
+                            shrinkage)
             fold_held_out = [
                 (proba, np.isin(model.classes_, [rows.y[row] for row in instance]))
                 for proba, instance in zip(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 import numpy as np
-from tune_combo import pooled_params
+from tune_combo import fitted_combiner, pooled_params
 
 from wsd_classic import systems
 from wsd_classic.modelstore import TrainedSystem
@@ -61,14 +61,10 @@ def pooled_defaults(stacked: dict[str, tuple], pool: str) -> tuple[float, ...]:
 def combined(stacked: dict[str, tuple], pool: str, default: tuple, shrinkage: float,
              featurizer) -> TrainedSystem:
     """The trained combo of the stacked lexelts with each combiner fitted as given (``inf``:
-    the defaults as they are), through combo's own ``fit_combiner``."""
-    models = {}
-    for item, (model, evidence) in stacked.items():
-        model.set_params(pool=pool, default_params=default, shrinkage=shrinkage)
-        if np.isinf(shrinkage):
-            models[item] = model.fit_combiner(*(part[:0] for part in evidence), shrinkage=0.0)
-        else:
-            models[item] = model.fit_combiner(*evidence, shrinkage=shrinkage)
+    the defaults as they are)."""
+    models = {item: fitted_combiner(model.set_params(pool=pool, default_params=default,
+                                                     shrinkage=shrinkage), evidence, shrinkage)
+              for item, (model, evidence) in stacked.items()}
     return TrainedSystem(TASK.name, "combo", models, featurizer=featurizer, kind=TASK.kind)
 
 
