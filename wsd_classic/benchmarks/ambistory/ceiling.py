@@ -22,9 +22,10 @@ from dataclasses import replace
 import numpy as np
 from scipy.stats import spearmanr
 
-from wsd_classic.benchmarks.ambistory import (FeaturizedSplit, PlausibilityRater, as_integers,
-                                             fit_cuts, held_out_predictions, homonym_folds,
-                                             score_split)
+from wsd_classic.benchmarks.ambistory.features import FeaturizedSplit
+from wsd_classic.benchmarks.ambistory.rater import PlausibilityRater, as_integers, fit_cuts
+from wsd_classic.benchmarks.ambistory.selection import (held_out_predictions, homonym_folds,
+                                                        score_split)
 from wsd_classic.corpora.ambistory import AmbiStorySample
 from wsd_classic.scoring.ambistory import score_ambistory
 

@@ -1,0 +1,90 @@
+"""``bin/train --task ambistory`` / ``bin/evaluate --benchmark ambistory`` on hand-written stories
+about a bank (tests/fixtures/ambistory) with tiny models."""
+from __future__ import annotations
+
+import json
+import shutil
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from wsd_classic.benchmarks.ambistory import spaces, text
+from wsd_classic.benchmarks.ambistory.jobs import SPLITS
+from wsd_classic.cli import evaluate, train
+from wsd_classic.corpora import registry
+from wsd_classic.corpora.ambistory import read_ambistory
+from wsd_classic.scoring.ambistory import read_predictions
+
+pytestmark = [pytest.mark.filterwarnings("ignore:The multilingual functions are not available"),
+              pytest.mark.filterwarnings("ignore::wsd_classic.corpora.registry."
+                                         "UnverifiedDataWarning")]
+
+STORIES = Path(__file__).parent / "fixtures" / "ambistory"
+
+
+@pytest.fixture
+def tiny_world(tmp_path, monkeypatch, allwords_models):
+    """The fixture stories registered unhashed in a data dir, and word spaces and IDF from a few
+    sentences instead of WordNet, SemCor and SENSEVAL-2 (which take minutes)."""
+    monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path / "cache"))
+    data = tmp_path / "data"
+    (data / "ambistory").mkdir(parents=True)
+    for split, name in SPLITS.items():  # under the names the dataset's layout has
+        shutil.copy(STORIES / f"bank_stories_{split}.json", data / "ambistory" / name)
+    monkeypatch.setitem(registry.DATASETS, "ambistory", registry.Dataset(
+        "ambistory", "ambistory", "the test fixtures",
+        tuple(registry.DataFile(name, None) for name in SPLITS.values())))
+    texts = ["the river water rose over the muddy grassy slope where ducks swim",
+             "the clerk counted the money deposit loan account check at the counter"] * 10
+    monkeypatch.setattr(spaces, "build_spaces", lambda data_dir: {
+        name: spaces.running_text_space([text.stems(line) for line in texts], 3, 1)
+        for name in spaces.SPACES})
+    monkeypatch.setattr(text, "inverse_document_frequency", lambda: defaultdict(lambda: 1.0))
+    models = tmp_path / "models"
+    shutil.copytree(allwords_models, models)
+    return data, models, tmp_path / "results"
+
+
+def test_train_and_evaluate_write_complete_predictions(tiny_world, capsys):
+    data, models, results = tiny_world
+    assert train.main(["--task", "ambistory", "--data-dir", str(data), "--models-dir",
+                       str(models), "--out-dir", str(results)]) == 0
+    out = capsys.readouterr().out
+    assert "chosen by cross-validation on train" in out and "GPT-4o" in out and "open-ended" in out
+    assert "judged meanings to WordNet 3.0 synsets: train 12 exact" in out
+    written = {}
+    for split, filename in (("dev", "dev.json"), ("test", "test_redacted.json")):
+        predictions = read_predictions(results / "ambistory" / f"{split}.predictions.jsonl")
+        assert list(predictions) == [
+            sample.id for sample in read_ambistory(data / "ambistory" / filename)]
+        written[split] = predictions
+    scores = json.loads((results / "ambistory" / "scores.json").read_text())
+    assert scores["dev"]["samples"] == 6 and set(scores["dev"]["by_ending"]) == {
+        "open-ended", "ended"}
+    assert {"all", "without siblings", "only wsd", "with support", "only support"} <= set(
+        scores["ablation"])
+    assert "without support" not in scores["ablation"]
+    shutil.rmtree(results)
+    assert evaluate.main(["--benchmark", "ambistory", "--data-dir", str(data), "--models-dir",
+                          str(models), "--out-dir", str(results)]) == 0
+    for split in written:  # the saved rater gives the same predictions
+        assert read_predictions(results / "ambistory" / f"{split}.predictions.jsonl") == \
+            written[split]
+
+
+def test_evaluate_without_a_trained_rater_is_a_one_line_error(tiny_world, capsys):
+    data, models, results = tiny_world
+    status = evaluate.main(["--benchmark", "ambistory", "--data-dir", str(data), "--models-dir",
+                            str(models), "--out-dir", str(results)])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and "bin/train --task ambistory" in err
+
+
+def test_train_without_the_semcor_svm_is_a_one_line_error(tiny_world, capsys):
+    data, models, results = tiny_world
+    shutil.rmtree(models / "semcor")
+    assert train.main(["--task", "ambistory", "--data-dir", str(data), "--models-dir",
+                       str(models), "--out-dir", str(results)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bin/train --task semcor" in err
