@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The AmbiStory row: run ``bin/train --task ambistory`` (features, choice on dev, ablation,
-predictions for dev and the redacted test) and record its figures.
+"""The AmbiStory row: run ``bin/train --task ambistory`` (features, choice by cross-validation on
+train, ablation, predictions for dev and the redacted test) and record its figures.
 
 Needs the SemCor svm (``bin/train --task semcor``) under ``--models-dir``. The test labels are
 not read: only the dev figures are measured; the test predictions are written ready to submit.
@@ -25,7 +25,7 @@ fitted again with one more column, told which meaning each ending supports beyon
 effect (the interaction's sign) or told the meaning effect, exact or blurred to agreements
 0.3-0.7 (three noise draws each); and the saved rater's dev figures with the cuts that suit
 dev best (a bound on the integer step, fitted on dev: it chooses nothing). All of these read
-dev's ratings: they bound, and choose nothing. Writes bench/results/ceiling.json.
+dev's ratings: they bound, and choose nothing. Writes bench/results/ambistory_ceiling.json.
 
     python bench/ambistory.py --models-dir DIR [--data-dir DIR] [--out-dir DIR] [--jobs N]
                               [--support-trial | --ceiling]
@@ -151,9 +151,9 @@ def measure_ceiling(data_dir, models: Path, processes: int, started: float) -> N
     for label, outcome in shown.items():
         print(f"{label}: rho {results.rho_text(outcome)} accuracy {outcome['accuracy']:.3f}")
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "ceiling.json").write_text(
+    (RESULTS / "ambistory_ceiling.json").write_text(
         json.dumps(figures, indent=2, sort_keys=True) + "\n")
-    print(f"bench/results/ceiling.json written ({figures['seconds']:.0f}s)")
+    print(f"bench/results/ambistory_ceiling.json written ({figures['seconds']:.0f}s)")
 
 
 def told_raters(params: dict, groups: tuple[str, ...], train: features.FeaturizedSplit,

@@ -144,7 +144,7 @@ def featurize(samples: Sequence[AmbiStorySample], models_root: Path,
     for sample in samples:
         if synsets[sample.id] is not None:
             lemma, pos = target_lemma(sample.homonym, synsets[sample.id])
-            for ending in {sample.ending, ""}:
+            for ending in dict.fromkeys((sample.ending, "")):  # no set: its order is salted
                 targets[(sample.id, ending)] = StoryTarget(sample.homonym, sample.precontext,
                                                            sample.sentence, ending, lemma, pos)
     distributions = story_distributions(list(targets.values()), models_root, jobs)

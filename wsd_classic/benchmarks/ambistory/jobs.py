@@ -16,7 +16,8 @@ from wsd_classic.benchmarks.ambistory.ablation import ablation
 from wsd_classic.benchmarks.ambistory.features import FEATURES, FeaturizedSplit, featurize
 from wsd_classic.benchmarks.ambistory.rater import PlausibilityRater
 from wsd_classic.benchmarks.ambistory.results import by_ending, results_table, rho_text
-from wsd_classic.benchmarks.ambistory.selection import choose, homonym_folds, score_split
+from wsd_classic.benchmarks.ambistory.selection import (choose, homonym_folds, score_split,
+                                                        with_dev_figures)
 from wsd_classic.benchmarks.ambistory.spaces import WordSpace, load_spaces, save_spaces
 from wsd_classic.benchmarks.ambistory.stories import ALL_WORDS_TASK, TASK, WSD_SYSTEM
 from wsd_classic.benchmarks.ambistory.support import add_support, fill_support, support_gaps
@@ -52,8 +53,9 @@ def model_paths(models_root: Path) -> tuple[Path, Path, Path]:
 
 
 def train_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
-    """``bin/train --task ambistory``: featurize the three files, choose the rater on dev,
-    record the ablation, save the rater and write the predictions; returns the report."""
+    """``bin/train --task ambistory``: featurize the three files, choose the rater by
+    cross-validation on train, record the ablation, save the rater and write the predictions;
+    returns the report."""
     svm_path = modelstore.model_path(models_root, ALL_WORDS_TASK, WSD_SYSTEM)
     if not svm_path.is_file():  # said before minutes of word spaces, not after
         raise WsdError(f"no all-words {WSD_SYSTEM}: run bin/train --task {ALL_WORDS_TASK} first",
@@ -67,7 +69,9 @@ def train_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
     with timer.stage("support classifier"):
         add_support(train, (dev, splits["test"]), homonym_folds(train.samples))
     with timer.stage("choose by cross-validation on train"):
-        params, trials = choose(train, dev)
+        params, trials = choose(train)
+    with timer.stage("dev figures of every candidate (a check)"):
+        trials = with_dev_figures(trials, train, dev)
     with timer.stage("ablation"):
         groups = ablation(params, train, dev)
     json_path, matrix_path, spaces_path = model_paths(models_root)

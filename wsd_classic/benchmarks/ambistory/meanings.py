@@ -77,10 +77,12 @@ def related_synsets(synset) -> list:
                  "member_holonyms", "part_holonyms", "substance_holonyms", "member_meronyms",
                  "part_meronyms", "substance_meronyms", "similar_tos", "also_sees", "attributes",
                  "entailments", "causes", "verb_groups", "topic_domains", "usage_domains")
-    related = [other for relation in relations for other in getattr(synset, relation)()]
-    related += [form.synset() for lemma in synset.lemmas()
-                for form in lemma.derivationally_related_forms()]
-    return list(dict.fromkeys(related))
+    related = {other for relation in relations for other in getattr(synset, relation)()}
+    related |= {form.synset() for lemma in synset.lemmas()
+                for form in lemma.derivationally_related_forms()}
+    # In name order: NLTK keeps a synset's pointers in sets, whose order changes with Python's
+    # per-process hash salt, and so would the sums over the related synsets' words.
+    return sorted(related, key=lambda other: other.name())
 
 
 def signatures(synset, example_sentence: str) -> dict[str, list[str]]:

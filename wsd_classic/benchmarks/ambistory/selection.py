@@ -3,10 +3,11 @@ share none), each candidate's held-out predictions, and the task's two figures s
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
-from sklearn.model_selection import GroupKFold
+from sklearn.model_selection import GroupKFold, PredefinedSplit
 
 from wsd_classic.benchmarks.ambistory.features import RATER_GROUPS, FeaturizedSplit
 from wsd_classic.benchmarks.ambistory.rater import (CANDIDATES, INTEGER_METHODS,
@@ -38,9 +39,19 @@ def homonym_folds(samples: Sequence[AmbiStorySample], seed: int | None = None
     keys = [sample.homonym for sample in samples]
     if len(set(keys)) < 2:
         keys = [sample.setup for sample in samples]
-    numbers = {key: number for number, key in enumerate(sorted(set(keys)))}
-    folds = GroupKFold(min(FOLDS, len(numbers)), shuffle=seed is not None, random_state=seed)
-    return list(folds.split(np.zeros((len(keys), 1)), groups=[numbers[key] for key in keys]))
+    sizes = Counter(keys)
+    count = min(FOLDS, len(sizes))
+    if seed is not None:
+        numbers = {key: number for number, key in enumerate(sorted(sizes))}
+        folds = GroupKFold(count, shuffle=True, random_state=seed)
+        return list(folds.split(np.zeros((len(keys), 1)), groups=[numbers[key] for key in keys]))
+    # GroupKFold's greedy assignment, with its ties between equal sizes broken by the key: its own
+    # order of ties depends on the scikit-learn version and, before 1.9, on the CPU's sort.
+    loads, fold_of = [0] * count, {}
+    for key in sorted(sizes, key=lambda key: (sizes[key], key), reverse=True):
+        fold_of[key] = loads.index(min(loads))
+        loads[fold_of[key]] += sizes[key]
+    return list(PredefinedSplit([fold_of[key] for key in keys]).split())
 
 
 def held_out_predictions(params: dict, groups: tuple[str, ...], train: FeaturizedSplit,
@@ -64,22 +75,38 @@ def integer_params(params: dict, groups: tuple[str, ...], train: FeaturizedSplit
     return {**params, "cuts": list(fit_cuts(held_out, train))}
 
 
-def choose(train: FeaturizedSplit, dev: FeaturizedSplit) -> tuple[dict, list[dict]]:
+def choose(train: FeaturizedSplit) -> tuple[dict, list[dict]]:
     """The candidate setting with the best cross-validated figures on train, and every
-    candidate's figures (cross-validated, and on dev as a check that chooses nothing)."""
+    candidate's cross-validated figures. Nothing but train is read."""
     folds, groups = homonym_folds(train.samples), RATER_GROUPS
     shares = rounded_shares(train.ratings())
     trials = []
     for candidate in CANDIDATES:
         held_out = held_out_predictions(candidate, groups, train, folds)
-        values = PlausibilityRater(**candidate).fit(train.matrix, train.ratings()).predict(
-            dev.matrix)
         for method in INTEGER_METHODS:
             cuts = fit_cuts(held_out, train) if method == "thresholds" else ()
             cross_validated = score_split(train, as_integers(held_out, method, shares, cuts))
             params = {**candidate, "integers": method, **({"cuts": list(cuts)} if cuts else {})}
-            on_dev = score_split(dev, as_integers(values, method, shares, cuts))
             trials.append({"params": params, "cv": cross_validated.as_dict(),
-                           "dev": on_dev.as_dict(), "key": selection_key(cross_validated)})
+                           "key": selection_key(cross_validated)})
     best = max(trials, key=lambda trial: trial["key"])
     return best["params"], trials
+
+
+def with_dev_figures(trials: Sequence[dict], train: FeaturizedSplit,
+                     dev: FeaturizedSplit) -> list[dict]:
+    """``choose``'s trials, each with its setting's figures on dev when fitted on all of train:
+    a check, after the choice, that chooses nothing."""
+    shares, values = rounded_shares(train.ratings()), {}
+    checked = []
+    for trial in trials:
+        params = trial["params"]
+        candidate = {name: value for name, value in params.items()
+                     if name not in ("integers", "cuts")}
+        fitted = repr(sorted(candidate.items()))  # each candidate fitted once for its 3 integers
+        if fitted not in values:
+            values[fitted] = PlausibilityRater(**candidate).fit(
+                train.matrix, train.ratings()).predict(dev.matrix)
+        integers = as_integers(values[fitted], params["integers"], shares, params.get("cuts", ()))
+        checked.append({**trial, "dev": score_split(dev, integers).as_dict()})
+    return checked

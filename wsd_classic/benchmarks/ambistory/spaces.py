@@ -31,8 +31,6 @@ COOCCURRENCE_WINDOW = 5
 SPACE_MIN_COUNT = 5
 SPACES = ("lsa", "ppmi", "w2v")
 SEMCOR_DATASET = catalogue.SEMCOR.dataset
-SENSEVAL2_DATASET = catalogue.SENSEVAL2_LS.dataset
-SENSEVAL2_FILES = (catalogue.SENSEVAL2_LS.files.train, catalogue.SENSEVAL2_LS.files.test)
 
 
 @dataclass
@@ -112,14 +110,13 @@ def running_text_space(documents: Iterable[Sequence[str]], window: int = COOCCUR
 
 
 def running_texts(data_dir) -> Iterator[list[str]]:
-    """Stems of SemCor's sentences, the SENSEVAL-2 lexical sample's contexts and WordNet's
-    glosses: the text the distributional space learns from (no AmbiStory text)."""
+    """Stems of SemCor's sentences, the SENSEVAL-2 lexical sample's training contexts and
+    WordNet's glosses: the text the distributional space learns from. No evaluation text (no
+    test context, unlabelled as it is) and no AmbiStory text."""
     for sentence in read_semcor(registry.locate(SEMCOR_DATASET, data_dir), SEMCOR_PARTS):
         yield stems(" ".join(token.text.replace("_", " ") for token in sentence.tokens))
-    root = registry.locate(SENSEVAL2_DATASET, data_dir)
-    for filename in SENSEVAL2_FILES:
-        for instance in read_lexical_sample(root / filename).instances():
-            yield stems(instance.text)
+    for instance in read_lexical_sample(catalogue.SENSEVAL2_LS.path("train", data_dir)).instances():
+        yield stems(instance.text)
     yield from gloss_documents()
 
 
