@@ -27,8 +27,12 @@ effect (the interaction's sign) or told the meaning effect, exact or blurred to 
 dev best (a bound on the integer step, fitted on dev: it chooses nothing). All of these read
 dev's ratings: they bound, and choose nothing. Writes bench/results/ambistory_ceiling.json.
 
+``--check`` runs as without it but writes nothing to bench/results/: it compares the run's
+chosen setting and dev figures with those recorded in bench/results/ambistory.json and exits
+with status 1 if any differs (a run from a clean checkout must reproduce them).
+
     python bench/ambistory.py --models-dir DIR [--data-dir DIR] [--out-dir DIR] [--jobs N]
-                              [--support-trial | --ceiling]
+                              [--support-trial | --ceiling | --check]
 """
 from __future__ import annotations
 
@@ -58,6 +62,7 @@ def main() -> None:
     analyses = parser.add_mutually_exclusive_group()
     analyses.add_argument("--support-trial", action="store_true")
     analyses.add_argument("--ceiling", action="store_true")
+    analyses.add_argument("--check", action="store_true")
     args = parser.parse_args()
     started = time.perf_counter()
     models = settings.models_dir(args.models_dir)
@@ -71,6 +76,9 @@ def main() -> None:
     seconds = time.perf_counter() - started
     print(report)
     scores = json.loads((args.out_dir / jobs.BENCHMARK / "scores.json").read_text())
+    if args.check:
+        sys.exit(0 if reproduces(scores, json.loads((RESULTS / "ambistory.json").read_text()))
+                 else 1)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "ambistory.json").write_text(json.dumps(
         {**scores, "published_test_rows": results.PUBLISHED,
@@ -79,6 +87,38 @@ def main() -> None:
          "report": report.splitlines(), "seconds": round(seconds, 1)},
         indent=2, sort_keys=True) + "\n")
     print(f"bench/results/ambistory.json written ({seconds:.0f}s)")
+
+
+# What a run must reproduce of the recorded one: the choice, and the dev figures it leads to.
+REPRODUCED = (("params",), ("dev", "spearman"), ("dev", "accuracy"),
+              ("dev", "by_ending", "ended", "spearman"),
+              ("dev", "by_ending", "open-ended", "spearman"))
+
+
+def reproduces(measured: dict, recorded: dict) -> bool:
+    """Whether ``measured`` has ``recorded``'s values at every path of ``REPRODUCED`` (floats to
+    1e-9: the last digits of a sum may depend on the BLAS), saying which differ."""
+    same = True
+    for path in REPRODUCED:
+        now, then = measured, recorded
+        for key in path:
+            now, then = now[key], then[key]
+        if not _close(now, then):
+            print(f"{'.'.join(path)}: {now} measured, {then} recorded", file=sys.stderr)
+            same = False
+    print("reproduces bench/results/ambistory.json" if same
+          else "does NOT reproduce bench/results/ambistory.json")
+    return same
+
+
+def _close(now, then) -> bool:
+    if isinstance(now, dict) and isinstance(then, dict):
+        return now.keys() == then.keys() and all(_close(now[key], then[key]) for key in now)
+    if isinstance(now, list) and isinstance(then, list):
+        return len(now) == len(then) and all(map(_close, now, then))
+    if isinstance(now, float) and isinstance(then, float):
+        return abs(now - then) <= 1e-9
+    return now == then
 
 
 def refit_params(saved: rater.PlausibilityRater) -> dict:

@@ -3,6 +3,8 @@ alone, the word spaces read no evaluation text, and a run's predictions do not d
 per-process hash salt."""
 from __future__ import annotations
 
+import copy
+import importlib.util
 import json
 import os
 import shutil
@@ -155,3 +157,29 @@ def test_predictions_do_not_depend_on_the_hash_salt(tmp_path, allwords_models):
                                    for split in ("dev", "test")
                                    for kind in ("ratings", "predictions")))
     assert outputs["1"] == outputs["2"]
+
+
+def _bench_script():
+    spec = importlib.util.spec_from_file_location("ambistory_bench",
+                                                  ROOT / "bench" / "ambistory.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    return script
+
+
+def test_the_bench_check_fails_when_the_recorded_figures_drift(capsys):
+    script = _bench_script()
+    recorded = json.loads((ROOT / "bench" / "results" / "ambistory.json").read_text())
+    assert script.reproduces(copy.deepcopy(recorded), recorded)
+    noise = copy.deepcopy(recorded)
+    noise["params"]["cuts"][0] += 1e-12  # the last digits of a sum
+    assert script.reproduces(noise, recorded)
+    for path, value in ((("dev", "spearman"), recorded["dev"]["spearman"] - 0.01),
+                        (("dev", "accuracy"), recorded["dev"]["accuracy"] + 0.001),
+                        (("params", "model"), "another model")):
+        drifted = copy.deepcopy(recorded)
+        drifted[path[0]][path[1]] = value
+        assert not script.reproduces(drifted, recorded)
+        # named by its path in REPRODUCED (the setting is compared whole)
+        assert capsys.readouterr().err.startswith("params" if path[0] == "params"
+                                                  else ".".join(path))
