@@ -28,6 +28,7 @@ pytestmark = [pytest.mark.filterwarnings("ignore:The multilingual functions are 
 tiny_world = test_ambistory_jobs.tiny_world  # the fixture, shared
 TESTS = Path(__file__).parent
 FIXTURES = TESTS / "fixtures"
+STORIES = FIXTURES / "ambistory"
 ROOT = TESTS.parent
 
 # Every file the process opens while a list is in here (Python's audit hook for ``open``, which
@@ -130,6 +131,30 @@ use_tiny_world(pytest.MonkeyPatch())
 sys.exit(train.main(["--task", "ambistory", "--data-dir", {data!r}, "--models-dir", {models!r},
                      "--out-dir", {results!r}]))
 """
+
+
+RELATED_CHILD = """
+import json
+import sys
+
+from wsd_classic.benchmarks.ambistory.meanings import meaning_synset, related_synsets
+
+for path in sys.argv[1:]:
+    for sample in json.load(open(path)).values():
+        synset, _ = meaning_synset(sample["homonym"], sample["judged_meaning"])
+        print(*(other.name() for other in related_synsets(synset)))
+"""
+
+
+def test_related_synsets_come_in_the_same_order_whatever_the_hash_salt():
+    """NLTK keeps pointers in sets: their order, and the sums over the related synsets' words,
+    would change with PYTHONHASHSEED (they do between 1 and 2)."""
+    stories = [str(STORIES / f"bank_stories_{split}.json") for split in ("train", "dev", "test")]
+    orders = {seed: subprocess.run(
+        [sys.executable, "-c", RELATED_CHILD, *stories], capture_output=True, text=True,
+        check=True, env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}).stdout
+        for seed in ("1", "2")}
+    assert orders["1"] and orders["1"] == orders["2"]
 
 
 def test_predictions_do_not_depend_on_the_hash_salt(tmp_path, allwords_models):
