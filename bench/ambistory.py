@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The AmbiStory row: run ``bin/train --task ambistory`` (features, choice on dev, ablation,
-predictions for dev and the redacted test) and record its figures.
+"""The AmbiStory row: run ``bin/train --task ambistory`` (features, choice by cross-validation on
+train, ablation, predictions for dev and the redacted test) and record its figures.
 
 Needs the SemCor svm (``bin/train --task semcor``) under ``--models-dir``. The test labels are
 not read: only the dev figures are measured; the test predictions are written ready to submit.
@@ -11,12 +11,12 @@ it and with it alone), how the meanings matched WordNet, and the time taken.
 ``--support-trial`` (after a run without it: it reads the saved rater and word spaces) asks
 whether the rater gains from the support classifier's ``support`` group, which it does not read:
 the saved rater's setting cross-validated on train with and without the group, on the folds that
-chose it and on homonyms shuffled into folds with other seeds (``ambistory.TRIAL_SEEDS``), the
+chose it and on homonyms shuffled into folds with other seeds (``ablation.TRIAL_SEEDS``), the
 group's column out of fold on the same folds each time, and the classifier's held-out area under
 the ROC curve. Dev and test are not read. Writes bench/results/ambistory_support.json.
 
 ``--ceiling`` (after a run without it) measures what bounds the rater
-(``benchmarks.ambistory_ceiling``): the shares of the ratings' variance that the setup, the
+(``benchmarks.ambistory.ceiling``): the shares of the ratings' variance that the setup, the
 meaning, the ending and their interaction take, on train and dev; how well each of the saved
 rater's components follows the humans' (held out on train, the chosen folds; on dev), and how
 often it pairs a setup's two endings with its two meanings as they do; the dev figures of a
@@ -27,8 +27,12 @@ effect (the interaction's sign) or told the meaning effect, exact or blurred to 
 dev best (a bound on the integer step, fitted on dev: it chooses nothing). All of these read
 dev's ratings: they bound, and choose nothing. Writes bench/results/ambistory_ceiling.json.
 
+``--check`` runs as without it but writes nothing to bench/results/: it compares the run's
+chosen setting and dev figures with those recorded in bench/results/ambistory.json and exits
+with status 1 if any differs (a run from a clean checkout must reproduce them).
+
     python bench/ambistory.py --models-dir DIR [--data-dir DIR] [--out-dir DIR] [--jobs N]
-                              [--support-trial | --ceiling]
+                              [--support-trial | --ceiling | --check]
 """
 from __future__ import annotations
 
@@ -43,7 +47,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from wsd_classic import settings  # noqa: E402
-from wsd_classic.benchmarks import ambistory, ambistory_ceiling  # noqa: E402
+from wsd_classic.benchmarks.ambistory import (  # noqa: E402
+    ablation, ceiling, features, jobs, rater, results, selection, spaces, support)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -57,6 +62,7 @@ def main() -> None:
     analyses = parser.add_mutually_exclusive_group()
     analyses.add_argument("--support-trial", action="store_true")
     analyses.add_argument("--ceiling", action="store_true")
+    analyses.add_argument("--check", action="store_true")
     args = parser.parse_args()
     started = time.perf_counter()
     models = settings.models_dir(args.models_dir)
@@ -64,15 +70,18 @@ def main() -> None:
         support_trial(args.data_dir, models, args.jobs, started)
         return
     if args.ceiling:
-        ceiling(args.data_dir, models, args.jobs, started)
+        measure_ceiling(args.data_dir, models, args.jobs, started)
         return
-    report = ambistory.train_job(args.data_dir, models, args.out_dir, args.jobs)
+    report = jobs.train_job(args.data_dir, models, args.out_dir, args.jobs)
     seconds = time.perf_counter() - started
     print(report)
-    scores = json.loads((args.out_dir / ambistory.BENCHMARK / "scores.json").read_text())
+    scores = json.loads((args.out_dir / jobs.BENCHMARK / "scores.json").read_text())
+    if args.check:
+        sys.exit(0 if reproduces(scores, json.loads((RESULTS / "ambistory.json").read_text()))
+                 else 1)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "ambistory.json").write_text(json.dumps(
-        {**scores, "published_test_rows": ambistory.PUBLISHED,
+        {**scores, "published_test_rows": results.PUBLISHED,
          "test": "not scored: the labels are not in the data directory; the predictions for "
                  "test_redacted.json are written beside dev's",
          "report": report.splitlines(), "seconds": round(seconds, 1)},
@@ -80,18 +89,50 @@ def main() -> None:
     print(f"bench/results/ambistory.json written ({seconds:.0f}s)")
 
 
-def refit_params(rater: ambistory.PlausibilityRater) -> dict:
+# What a run must reproduce of the recorded one: the choice, and the dev figures it leads to.
+REPRODUCED = (("params",), ("dev", "spearman"), ("dev", "accuracy"),
+              ("dev", "by_ending", "ended", "spearman"),
+              ("dev", "by_ending", "open-ended", "spearman"))
+
+
+def reproduces(measured: dict, recorded: dict) -> bool:
+    """Whether ``measured`` has ``recorded``'s values at every path of ``REPRODUCED`` (floats to
+    1e-9: the last digits of a sum may depend on the BLAS), saying which differ."""
+    same = True
+    for path in REPRODUCED:
+        now, then = measured, recorded
+        for key in path:
+            now, then = now[key], then[key]
+        if not _close(now, then):
+            print(f"{'.'.join(path)}: {now} measured, {then} recorded", file=sys.stderr)
+            same = False
+    print("reproduces bench/results/ambistory.json" if same
+          else "does NOT reproduce bench/results/ambistory.json")
+    return same
+
+
+def _close(now, then) -> bool:
+    if isinstance(now, dict) and isinstance(then, dict):
+        return now.keys() == then.keys() and all(_close(now[key], then[key]) for key in now)
+    if isinstance(now, list) and isinstance(then, list):
+        return len(now) == len(then) and all(map(_close, now, then))
+    if isinstance(now, float) and isinstance(then, float):
+        return abs(now - then) <= 1e-9
+    return now == then
+
+
+def refit_params(saved: rater.PlausibilityRater) -> dict:
     """The saved rater's setting to fit again: its groups are given apart, and its cuts are
     fitted again on each partition."""
-    return {name: value for name, value in rater.get_params().items()
+    return {name: value for name, value in saved.get_params().items()
             if name not in ("groups", "cuts")}
 
 
-def support_trial(data_dir, models: Path, jobs: int, started: float) -> None:
-    params = refit_params(ambistory.load_rater(models))
-    spaces = ambistory.load_spaces(ambistory.model_paths(models)[2])
-    train = ambistory.load_splits(data_dir, models, spaces, jobs, ("train",))["train"]
-    trials = ambistory.support_trial(params, train)
+def support_trial(data_dir, models: Path, processes: int, started: float) -> None:
+    params = refit_params(jobs.load_rater(models))
+    word_spaces = spaces.load_spaces(jobs.model_paths(models)[2])
+    train = jobs.load_splits(data_dir, models, word_spaces, processes, ("train",))["train"]
+    trials = ablation.support_trial(params, train)
     mean = {label: float(np.mean([trial[label]["key"] for trial in trials]))
             for label in ("without support", "with support")}
     seconds = time.perf_counter() - started
@@ -102,35 +143,35 @@ def support_trial(data_dir, models: Path, jobs: int, started: float) -> None:
     print(f"mean: without {mean['without support']:.3f}, with {mean['with support']:.3f}")
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "ambistory_support.json").write_text(json.dumps(
-        {"params": params, "support_c": ambistory.SUPPORT_C, "trials": trials,
+        {"params": params, "support_c": support.SUPPORT_C, "trials": trials,
          "mean_key": mean, "seconds": round(seconds, 1)}, indent=2, sort_keys=True) + "\n")
     print(f"bench/results/ambistory_support.json written ({seconds:.0f}s)")
 
 
-def ceiling(data_dir, models: Path, jobs: int, started: float) -> None:
-    rater = ambistory.load_rater(models)
-    spaces = ambistory.load_spaces(ambistory.model_paths(models)[2])
-    splits = ambistory.load_splits(data_dir, models, spaces, jobs, ("train", "dev"))
+def measure_ceiling(data_dir, models: Path, processes: int, started: float) -> None:
+    saved = jobs.load_rater(models)
+    word_spaces = spaces.load_spaces(jobs.model_paths(models)[2])
+    splits = jobs.load_splits(data_dir, models, word_spaces, processes, ("train", "dev"))
     train, dev = splits["train"], splits["dev"]
-    predicted = {"train (held out)": ambistory.held_out_predictions(
-                     refit_params(rater), rater.groups, train,
-                     ambistory.homonym_folds(train.samples)),
-                 "dev": rater.predict(dev.matrix)}
-    dev_cuts = ambistory.fit_cuts(predicted["dev"], dev)
+    predicted = {"train (held out)": selection.held_out_predictions(
+                     refit_params(saved), saved.groups, train,
+                     selection.homonym_folds(train.samples)),
+                 "dev": saved.predict(dev.matrix)}
+    dev_cuts = rater.fit_cuts(predicted["dev"], dev)
     figures = {
-        "variance_shares": {name: ambistory_ceiling.variance_shares(split.samples)
+        "variance_shares": {name: ceiling.variance_shares(split.samples)
                             for name, split in splits.items()},
         "rater_component_rho": {
-            name: ambistory_ceiling.component_agreement(split.samples, predicted[name])
+            name: ceiling.component_agreement(split.samples, predicted[name])
             for name, split in zip(predicted, (train, dev))},
         "rater_pairing_agreement": {
-            name: ambistory_ceiling.pairing_agreement(split.samples, predicted[name])
+            name: ceiling.pairing_agreement(split.samples, predicted[name])
             for name, split in zip(predicted, (train, dev))},
-        "role_oracle_dev": ambistory_ceiling.role_oracle(train.samples, dev.samples),
-        "told_rater_dev": told_raters(refit_params(rater), rater.groups, train, dev),
-        "rater_dev": ambistory.score_split(dev, rater.predict_ratings(dev.matrix)).as_dict(),
+        "role_oracle_dev": ceiling.role_oracle(train.samples, dev.samples),
+        "told_rater_dev": told_raters(refit_params(saved), saved.groups, train, dev),
+        "rater_dev": selection.score_split(dev, saved.predict_ratings(dev.matrix)).as_dict(),
         "rater_dev_with_cuts_fitted_on_dev": {
-            "cuts": list(dev_cuts), **ambistory.score_split(dev, ambistory.as_integers(
+            "cuts": list(dev_cuts), **selection.score_split(dev, rater.as_integers(
                 predicted["dev"], "thresholds", None, dev_cuts)).as_dict()},
         "seconds": round(time.perf_counter() - started, 1)}
     for name, shares in figures["variance_shares"].items():
@@ -148,31 +189,31 @@ def ceiling(data_dir, models: Path, jobs: int, started: float) -> None:
     shown.update((f"rater told {told}, dev", outcome)
                  for told, outcome in figures["told_rater_dev"].items())
     for label, outcome in shown.items():
-        print(f"{label}: rho {ambistory.rho_text(outcome)} accuracy {outcome['accuracy']:.3f}")
+        print(f"{label}: rho {results.rho_text(outcome)} accuracy {outcome['accuracy']:.3f}")
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "ambistory_ceiling.json").write_text(
         json.dumps(figures, indent=2, sort_keys=True) + "\n")
     print(f"bench/results/ambistory_ceiling.json written ({figures['seconds']:.0f}s)")
 
 
-def told_raters(params: dict, groups: tuple[str, ...], train: ambistory.FeaturizedSplit,
-                dev: ambistory.FeaturizedSplit) -> dict[str, dict]:
-    """Dev figures of the rater told each oracle column (``ambistory_ceiling.oracle_column``),
+def told_raters(params: dict, groups: tuple[str, ...], train: features.FeaturizedSplit,
+                dev: features.FeaturizedSplit) -> dict[str, dict]:
+    """Dev figures of the rater told each oracle column (``ceiling.oracle_column``),
     and told the meaning effect blurred to each of ``BLURRED_AGREEMENTS`` (mean over
     ``BLUR_SEEDS``, the train and dev draws apart)."""
     outcomes = {}
     for component in ("pairing", "meaning"):
-        outcomes[component] = ambistory_ceiling.told_rater(
-            params, groups, train, dev, ambistory_ceiling.oracle_column(train.samples, component),
-            ambistory_ceiling.oracle_column(dev.samples, component))
-    meanings = {name: ambistory_ceiling.oracle_column(split.samples, "meaning")
+        outcomes[component] = ceiling.told_rater(
+            params, groups, train, dev, ceiling.oracle_column(train.samples, component),
+            ceiling.oracle_column(dev.samples, component))
+    meanings = {name: ceiling.oracle_column(split.samples, "meaning")
                 for name, split in (("train", train), ("dev", dev))}
-    for agreement in ambistory_ceiling.BLURRED_AGREEMENTS:
-        draws = [ambistory_ceiling.told_rater(
+    for agreement in ceiling.BLURRED_AGREEMENTS:
+        draws = [ceiling.told_rater(
             params, groups, train, dev,
-            ambistory_ceiling.blurred(train.samples, meanings["train"], agreement, seed),
-            ambistory_ceiling.blurred(dev.samples, meanings["dev"], agreement, seed + 1000))
-            for seed in ambistory_ceiling.BLUR_SEEDS]
+            ceiling.blurred(train.samples, meanings["train"], agreement, seed),
+            ceiling.blurred(dev.samples, meanings["dev"], agreement, seed + 1000))
+            for seed in ceiling.BLUR_SEEDS]
         outcomes[f"meaning effect at agreement {agreement}"] = {
             name: float(np.mean([draw[name] for draw in draws]))
             for name in ("spearman", "accuracy", "samples")}

@@ -2,10 +2,13 @@
 roles the ratings give, and the rater told those roles, on hand-made samples."""
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
-from wsd_classic.benchmarks import ambistory_ceiling as ceiling
+from wsd_classic.benchmarks.ambistory import ceiling
+from wsd_classic.benchmarks.ambistory.features import FEATURES, FeaturizedSplit
 from wsd_classic.corpora.ambistory import AmbiStorySample
 
 # Two ratings per sample whose mean is the value wanted.
@@ -136,10 +139,6 @@ def test_a_blurred_meaning_effect_keeps_the_agreement_asked_and_opposes_the_two_
 
 
 def test_a_rater_told_the_ratings_meaning_effect_scores_above_one_told_noise():
-    from collections import Counter
-
-    from wsd_classic.benchmarks.ambistory import FEATURES, FeaturizedSplit
-
     samples = _many_setups(120)
     for index, sample in enumerate(samples):  # homonyms for the folds
         samples[index] = AmbiStorySample(sample.id, f"word{index // 12}", sample.judged_meaning,

@@ -79,7 +79,7 @@ def _ambistory(scores: dict) -> Document:
             "Scores as the task's scoring.py computes them, on the development set; intervals "
             "are 95% percentile bootstrap intervals (samples resampled). The published rows are "
             "on the test set, whose labels this run never read.",
-            f"Setting chosen on dev: {scores.get('params')}.")),
+            f"Setting chosen by cross-validation on train: {scores.get('params')}.")),
         Section("Results", (table,)),
         Section("Feature groups", (ablation,)),
     ))

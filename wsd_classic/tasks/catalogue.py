@@ -173,8 +173,8 @@ def parse_split(ratio: str) -> tuple[int, int]:
     return parts
 
 
-# SemEval-2026 Task 5: a rater fitted on AmbiStory's train, its setting chosen by cross-validation
-# on train; the story is one document, and the svm's bag of words reads up to 10 of its
-# sentences on each side of the homonym's: more than any story has.
+# SemEval-2026 Task 5: a rater fitted on AmbiStory's train, chosen by cross-validation on train
+# (bench/results/ambistory.json); the story is one document, and the svm's bag of words reads up
+# to 10 of its sentences on each side of the homonym's: more than any story has.
 AMBISTORY = register(Task("ambistory", PLAUSIBILITY, ("svm",), ContextRule(sentences=10),
                           dataset="ambistory"))

@@ -10,8 +10,8 @@ four parts' sums of squares add up to the ratings' own around their grand mean.
 
 The component oracles ask what a rater would need: the saved rater's setting fitted again with
 one more column holding a human component (which meaning each ending supports, or the meaning
-effect itself, or that effect blurred to a given agreement), cross-validated on train as the
-rater was chosen and scored on dev. They read dev's ratings, so they bound; they choose nothing.
+effect itself, or that effect blurred to a given agreement), its cuts cross-validated on train
+as the rater's were, and scored on dev. They read dev's ratings, so they bound; they choose nothing.
 """
 from __future__ import annotations
 
@@ -22,9 +22,10 @@ from dataclasses import replace
 import numpy as np
 from scipy.stats import spearmanr
 
-from wsd_classic.benchmarks.ambistory import (FeaturizedSplit, PlausibilityRater, as_integers,
-                                             fit_cuts, held_out_predictions, homonym_folds,
-                                             score_split)
+from wsd_classic.benchmarks.ambistory.features import FeaturizedSplit
+from wsd_classic.benchmarks.ambistory.rater import PlausibilityRater, as_integers, fit_cuts
+from wsd_classic.benchmarks.ambistory.selection import (held_out_predictions, homonym_folds,
+                                                        score_split)
 from wsd_classic.corpora.ambistory import AmbiStorySample
 from wsd_classic.scoring.ambistory import score_ambistory
 

@@ -1,0 +1,153 @@
+"""Word spaces of stems, each comparing a story with a meaning beyond the words they share: LSA of
+WordNet's glosses (``lsa``), PPMI + SVD of running text (``ppmi``) and the project's word2vec
+vectors by stem (``w2v``)."""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from sklearn.decomposition import TruncatedSVD
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+from wsd_classic import wordnet
+from wsd_classic.benchmarks.ambistory import text
+from wsd_classic.benchmarks.ambistory.text import stem, stems
+from wsd_classic.corpora import registry
+from wsd_classic.corpora.lexsample import read_lexical_sample
+from wsd_classic.corpora.semcor import PARTS as SEMCOR_PARTS
+from wsd_classic.corpora.semcor import read_semcor
+from wsd_classic.errors import WsdError
+from wsd_classic.features import word_vectors
+from wsd_classic.tasks import catalogue, vector_corpus
+
+# The word spaces: dimensions, and for the distributional one the window (content words on each
+# side) and the least count of a stem; the usual values, not tuned.
+SPACE_DIMENSIONS = 300
+COOCCURRENCE_WINDOW = 5
+SPACE_MIN_COUNT = 5
+SPACES = ("lsa", "ppmi", "w2v")
+SEMCOR_DATASET = catalogue.SEMCOR.dataset
+
+
+@dataclass
+class WordSpace:
+    """Unit vectors of stems (rows of ``vectors``, in the order of ``words``)."""
+
+    words: tuple[str, ...]
+    vectors: np.ndarray
+
+    def __post_init__(self):
+        self.index = {word: row for row, word in enumerate(self.words)}
+
+    def text_vector(self, words: Sequence[str], exclude: set[str]) -> np.ndarray:
+        """The IDF-weighted sum of the words' vectors, of unit length (zero if none is known)."""
+        idf = text.inverse_document_frequency()
+        rows = [self.index[word] for word in words if word not in exclude and word in self.index]
+        total = (np.array([idf[self.words[row]] for row in rows])
+                 @ self.vectors[rows]) if rows else np.zeros(self.vectors.shape[1])
+        norm = np.linalg.norm(total)
+        return total / norm if norm else total
+
+
+def _unit_rows(matrix: np.ndarray) -> np.ndarray:
+    return matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+
+
+def gloss_documents() -> Iterator[list[str]]:
+    """Each synset's lemma names, definition and examples, as stems."""
+    for synset in wordnet.wordnet().all_synsets():
+        yield stems(" ".join([*(lemma.name().replace("_", " ") for lemma in synset.lemmas()),
+                              synset.definition(), *synset.examples()]))
+
+
+def gloss_space() -> WordSpace:
+    """Latent semantic analysis of WordNet's glosses: a truncated SVD of the TF-IDF matrix of
+    synsets by stems. Stems that share no gloss but keep the same company come out close."""
+    vectorizer = TfidfVectorizer(analyzer=lambda document: document, min_df=2,
+                                 sublinear_tf=True)
+    matrix = vectorizer.fit_transform(list(gloss_documents()))
+    svd = TruncatedSVD(n_components=SPACE_DIMENSIONS, random_state=0).fit(matrix)
+    words = tuple(vectorizer.get_feature_names_out())
+    return WordSpace(words, _unit_rows(svd.components_.T * svd.singular_values_))
+
+
+def running_text_space(documents: Iterable[Sequence[str]], window: int = COOCCURRENCE_WINDOW,
+                       min_count: int = SPACE_MIN_COUNT) -> WordSpace:
+    """Stems that occur near the same stems in running text come out close: positive pointwise
+    mutual information of stems within ``window`` content words (context counts raised to 0.75),
+    reduced by a truncated SVD (Levy, Goldberg & Dagan 2015)."""
+    documents = list(documents)
+    counts = Counter(word for document in documents for word in document)
+    words = tuple(sorted(word for word, count in counts.items() if count >= min_count))
+    index = {word: row for row, word in enumerate(words)}
+    ids = np.array([row for document in documents
+                    for row in [*(index.get(word, -1) for word in document), *[-1] * window]])
+    left, right = [], []
+    for distance in range(1, window + 1):
+        first, second = ids[:-distance], ids[distance:]
+        kept = (first >= 0) & (second >= 0)
+        left += [first[kept], second[kept]]
+        right += [second[kept], first[kept]]
+    rows, columns = np.concatenate(left), np.concatenate(right)
+    pairs = coo_matrix((np.ones(len(rows)), (rows, columns)),
+                       shape=(len(words), len(words))).tocsr().tocoo()
+    total = pairs.data.sum()
+    word_share = np.asarray(pairs.sum(axis=1)).ravel() / total
+    context_weight = np.asarray(pairs.sum(axis=0)).ravel() ** 0.75
+    context_share = context_weight / context_weight.sum()
+    pmi = np.log(pairs.data / total / (word_share[pairs.row] * context_share[pairs.col]))
+    positive = pmi > 0
+    ppmi = coo_matrix((pmi[positive], (pairs.row[positive], pairs.col[positive])),
+                      shape=pairs.shape).tocsr()
+    # A vocabulary smaller than the dimensions (a toy corpus) keeps all but one of its own.
+    svd = TruncatedSVD(n_components=min(SPACE_DIMENSIONS, len(words) - 1), random_state=0)
+    reduced = svd.fit_transform(ppmi) / np.sqrt(np.maximum(svd.singular_values_, 1e-12))
+    return WordSpace(words, _unit_rows(reduced))
+
+
+def running_texts(data_dir) -> Iterator[list[str]]:
+    """Stems of SemCor's sentences, the SENSEVAL-2 lexical sample's training contexts and
+    WordNet's glosses: the text the distributional space learns from. No evaluation text (no
+    test context, unlabelled as it is) and no AmbiStory text."""
+    for sentence in read_semcor(registry.locate(SEMCOR_DATASET, data_dir), SEMCOR_PARTS):
+        yield stems(" ".join(token.text.replace("_", " ") for token in sentence.tokens))
+    for instance in read_lexical_sample(catalogue.SENSEVAL2_LS.path("train", data_dir)).instances():
+        yield stems(instance.text)
+    yield from gloss_documents()
+
+
+def stem_space(vectors: word_vectors.WordVectors) -> WordSpace:
+    """The project's word2vec vectors as a space of stems: each stem the mean of its words'
+    unit vectors (the other spaces, and the glosses they are compared with, are stemmed)."""
+    words = [word for word in vectors.words if word.isalpha()]
+    rows = _unit_rows(vectors.matrix[[vectors.index[word] for word in words]].astype(float))
+    by_stem: dict[str, list[int]] = defaultdict(list)
+    for row, word in enumerate(words):
+        by_stem[stem(word)].append(row)
+    stems_kept = tuple(sorted(by_stem))
+    return WordSpace(stems_kept, _unit_rows(np.array([rows[by_stem[kept]].mean(axis=0)
+                                                      for kept in stems_kept])))
+
+
+def build_spaces(data_dir) -> dict[str, WordSpace]:
+    return {"lsa": gloss_space(), "ppmi": running_text_space(running_texts(data_dir)),
+            "w2v": stem_space(vector_corpus.obtain(catalogue.SEMCOR.embedding.vectors, data_dir))}
+
+
+def save_spaces(path: Path, spaces: dict[str, WordSpace]) -> None:
+    np.savez(path, **{f"{name}_words": np.array(space.words) for name, space in spaces.items()},
+             **{f"{name}_vectors": space.vectors.astype(np.float32)
+                for name, space in spaces.items()})
+
+
+def load_spaces(path: Path) -> dict[str, WordSpace]:
+    if not path.is_file():
+        raise WsdError("no AmbiStory word spaces: run bin/train --task ambistory first", path)
+    with np.load(path, allow_pickle=False) as saved:
+        return {name: WordSpace(tuple(saved[f"{name}_words"].tolist()),
+                                saved[f"{name}_vectors"].astype(float))
+                for name in SPACES}
