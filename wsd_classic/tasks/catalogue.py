@@ -110,7 +110,8 @@ class Task:
         if self.embedding is None or not any(
                 VECTOR_GROUP in systems.get(name).feature_groups for name in names):
             return PendingFeaturizer(self.context, functools.partial(Featurizer, self.context))
-        vectors = word_vectors.obtain_later(self.embedding.vectors, data_dir)
+        vectors = (word_vectors.obtain_later(self.embedding.vectors, data_dir)
+                   if self.embedding.self_trained else lambda: None)
         return PendingFeaturizer(self.context, lambda: Featurizer(
             self.context, embedding=ContextEmbedding(self.embedding, vectors())))
 
