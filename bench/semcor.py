@@ -29,7 +29,8 @@ a lexelt's own instances to get them, ``--relatives-cap`` their cap per sense
 (bench/results/semcor_relatives.json, earlier settings kept). ``--tune-emb exponential:10:1:0,...`` does it for
 svm's embedding features, each setting ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES[:GLOSS]`` (GLOSS:
 the scale of the context's cosines with the candidates' gloss embeddings, 0 by default) on the
-task's word vectors, or on those of ``--vectors epochs=20`` (word2vec settings changed)
+task's word vectors, or on those of ``--vectors epochs=20`` (word2vec settings changed) or of
+``--sources glove-6b-50d`` (self-trained and/or pretrained sources, e.g. ``self,glove-6b-50d``)
 (bench/results/semcor_emb.json, one row added per setting). ``--tune-scale
 gloss=1,4`` (or ``emb=...``) does it for the scale of one real-valued group, the corpus analysed
 once and the group's values rescaled (bench/results/semcor_<group>_scale.json).
@@ -266,21 +267,26 @@ def tune_embeddings(args) -> dict:
     development = resolve_datasets([DEVELOPMENT_SET], args.data_dir)
     semcor_root = registry.locate(TASK.dataset, args.data_dir)
     vector_settings = TASK.embedding.vectors.replaced(args.vectors)
-    vectors = word_vectors.obtain(vector_settings, args.data_dir)
+    sources = tuple(args.sources.split(",")) if args.sources else TASK.embedding.sources
+    vectors = (word_vectors.obtain(vector_settings, args.data_dir)
+               if EmbeddingRule(sources=sources).self_trained else None)
     out = RESULTS / "semcor_emb.json"
     rows = json.loads(out.read_text())["rows"] if out.is_file() else []
     for setting in args.tune_emb.split(","):
         strategy, window, scale, sentences, *gloss_scale = setting.split(":")
         rule = EmbeddingRule(strategy, int(window), float(scale), vector_settings,
-                             float(gloss_scale[0]) if gloss_scale else 0.0)
+                             float(gloss_scale[0]) if gloss_scale else 0.0, sources)
         started = time.perf_counter()
+        embedding = ContextEmbedding(rule, vectors)
         data = allwords.prepare_training(semcor_root, featurizer=Featurizer(
-            ContextRule(sentences=int(sentences)), embedding=ContextEmbedding(rule, vectors)),
-            jobs=args.jobs)
+            ContextRule(sentences=int(sentences)), embedding=embedding), jobs=args.jobs)
         rows.append({"strategy": strategy, "window": int(window), "scale": float(scale),
                      "gloss": rule.gloss, "context_sentences": int(sentences),
                      "vectors": dataclasses.asdict(rule.vectors),
-                     "vectors_sha256": vectors.identity, "params": TASK.system_params("svm"),
+                     "vectors_sha256": vectors and vectors.identity, "sources": list(sources),
+                     "pretrained_sha256": [pretrained.identity
+                                           for pretrained in embedding.pretrained],
+                     "params": TASK.system_params("svm"),
                      **held_out_scores(data, "svm", args.folds, args.jobs),
                      "development_f1": development_f1(data, "svm", development, args.jobs),
                      "seconds": time.perf_counter() - started})
@@ -935,6 +941,9 @@ def main() -> int:
     parser.add_argument("--vectors", default="", metavar="NAME=VALUE,...",
                         help="with --tune-emb: word2vec settings changed from the task's, "
                              "e.g. epochs=20 or sg=1")
+    parser.add_argument("--sources", default="", metavar="SOURCE,...",
+                        help="with --tune-emb: the embedding's sources (default: the task's), "
+                             "e.g. glove-6b-50d or self,glove-6b-50d")
     parser.add_argument("--tune-scale", metavar="GROUP=SCALES",
                         help="instead: svm's held-out and development scores per scale of the "
                              "emb or gloss group, e.g. gloss=1,2,4")
