@@ -36,9 +36,10 @@ PLAIN_SPACY = """
 import json, sys, time
 import spacy
 from wsd_classic.corpora.lexsample import read_lexical_sample
+from wsd_classic.preprocess.pipeline import installed_model
 texts = [instance.text for path in sys.argv[2:]
          for instance in read_lexical_sample(path).instances()]
-nlp = spacy.load("en_core_web_sm", exclude=["ner"])
+nlp = spacy.load(installed_model(), exclude=["ner"])
 started = time.perf_counter()
 tokens = sum(len(doc) for doc in nlp.pipe(texts, n_process=int(sys.argv[1])))
 print(json.dumps({"contexts": len(texts), "tokens": tokens,
