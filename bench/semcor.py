@@ -25,8 +25,9 @@ lexelt (bench/results/semcor_<system>_example_lexelts.json). ``--tune-emb
 exponential:10:1:0,...`` does it for svm's embedding features, each setting
 ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES[:GLOSS]`` (GLOSS: the scale of the context's cosines
 with the candidates' gloss embeddings, 0 by default) on the task's word vectors, or on those of
-``--vectors epochs=20`` (word2vec settings changed) (bench/results/semcor_emb.json, one row
-added per setting). ``--tune-scale gloss=1,4`` (or ``emb=...``) does it for the scale of one
+``--vectors epochs=20`` (word2vec settings changed) or of ``--sources glove-6b-50d``
+(self-trained and/or pretrained sources, e.g. ``self,glove-6b-50d``) (bench/results/semcor_emb.json,
+one row added per setting). ``--tune-scale gloss=1,4`` (or ``emb=...``) does it for the scale of one
 real-valued group, the corpus analysed once and the group's values rescaled
 (bench/results/semcor_<group>_scale.json).
 
@@ -106,6 +107,9 @@ def main() -> int:
     parser.add_argument("--vectors", default="", metavar="NAME=VALUE,...",
                         help="with --tune-emb: word2vec settings changed from the task's, "
                              "e.g. epochs=20 or sg=1")
+    parser.add_argument("--sources", default="", metavar="SOURCE,...",
+                        help="with --tune-emb: the embedding's sources (default: the task's), "
+                             "e.g. glove-6b-50d or self,glove-6b-50d")
     parser.add_argument("--tune-scale", metavar="GROUP=SCALES",
                         help="instead: svm's held-out and development scores per scale of the "
                              "emb or gloss group, e.g. gloss=1,2,4")

@@ -9,11 +9,12 @@ bench/results/tune.json.
 ``--emb`` instead cross-validates the svm with embedding features (``features.embeddings``) for
 each ``STRATEGY:WINDOW:SCALE[:C[:GLOSS]]`` given (GLOSS: the scale of the context's cosines with
 the candidates' gloss embeddings, 0 by default), on the task's vectors or, with ``--vectors``,
-on those with some word2vec settings changed (e.g. ``dimensions=200,epochs=20``), and adds the
-rows to bench/results/tune_emb.json.
+on those with some word2vec settings changed (e.g. ``dimensions=200,epochs=20``), or, with
+``--sources``, on other sources (``self``, pretrained ones, or both, e.g. ``self,glove-6b-50d``),
+and adds the rows to bench/results/tune_emb.json.
 
     python bench/tune.py [--folds 5] [--jobs 2] [--data-dir DIR]
-    python bench/tune.py --emb exponential:10:1,fractional:10:1,exponential:10:1:10:1 [--vectors dimensions=200]
+    python bench/tune.py --emb exponential:10:1,fractional:10:1,exponential:10:1:10:1 [--vectors dimensions=200] [--sources glove-6b-50d]
 """
 from __future__ import annotations
 
@@ -46,9 +47,12 @@ def settings_of(grid: dict) -> list[dict]:
 
 def tune_embeddings(args, corpus) -> None:
     """Rows of tune_emb.json: one per (vectors, strategy, window, scale, C)."""
-    vector_settings = catalogue.SENSEVAL2_LS.embedding.vectors.replaced(args.vectors)
+    registered = catalogue.SENSEVAL2_LS.embedding
+    vector_settings = registered.vectors.replaced(args.vectors)
+    sources = tuple(args.sources.split(",")) if args.sources else registered.sources
     started = time.perf_counter()
-    vectors = vector_corpus.obtain(vector_settings, args.data_dir)
+    vectors = (vector_corpus.obtain(vector_settings, args.data_dir)
+               if EmbeddingRule(sources=sources).self_trained else None)
     vector_seconds = time.perf_counter() - started
     docs = list(processed(list(corpus.sample.instances()), jobs=args.jobs))
     out = Path(__file__).resolve().parent / "results" / "tune_emb.json"
@@ -57,7 +61,7 @@ def tune_embeddings(args, corpus) -> None:
         strategy, window, scale, *c_and_gloss = setting.split(":")
         c, gloss_scale = (c_and_gloss + [None, None])[:2]
         rule = EmbeddingRule(strategy, int(window), float(scale), vector_settings,
-                             float(gloss_scale or 0))
+                             float(gloss_scale or 0), sources)
         embedding = ContextEmbedding(rule, vectors)
         for doc in docs:
             corpus.features[doc.id]["emb"] = embedding(doc)
@@ -66,13 +70,17 @@ def tune_embeddings(args, corpus) -> None:
         data = lexelt_rows(corpus, systems.get("svm").feature_groups)
         accuracy = cross_validate("svm", params, data, args.folds, args.jobs)
         rows.append({"vectors": dataclasses.asdict(vector_settings), "vectors_sha256":
-                     vectors.identity, "strategy": strategy, "window": int(window),
+                     vectors and vectors.identity, "sources": list(sources),
+                     "pretrained_sha256": [pretrained.identity
+                                           for pretrained in embedding.pretrained],
+                     "strategy": strategy, "window": int(window),
                      "scale": float(scale), "gloss": rule.gloss, "params": params,
                      "accuracy": accuracy,
                      "groups": list(systems.get("svm").feature_groups),
                      "seconds": time.perf_counter() - start,
                      "vector_seconds": vector_seconds})
-        print(f"svm emb {setting} {args.vectors}: CV accuracy {100 * accuracy:.2f}", flush=True)
+        print(f"svm emb {setting} {args.vectors} {','.join(sources)}: CV accuracy "
+              f"{100 * accuracy:.2f}", flush=True)
         out.write_text(json.dumps({"folds": args.folds, "results": rows,
                                    "best": max(rows, key=lambda row: row["accuracy"])},
                                   indent=2) + "\n")
@@ -84,6 +92,8 @@ def main() -> int:
     parser.add_argument("--systems", default=",".join(GRIDS))
     parser.add_argument("--emb", metavar="STRATEGY:WINDOW:SCALE[:C[:GLOSS]],...")
     parser.add_argument("--vectors", default="", metavar="NAME=VALUE,...")
+    parser.add_argument("--sources", default="", metavar="SOURCE,...",
+                        help="the embedding's sources (default: the task's)")
     args = parser.parse_args()
     corpus = training_corpus(args.data_dir, args.jobs)
     if args.emb:

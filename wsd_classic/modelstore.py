@@ -38,7 +38,8 @@ META_ENTRY = "__meta__"
 # Starts the zip comment that holds the SHA-256 of the whole file (see ``_sealed``).
 SEAL_PREFIX = b"wsd-classic-model sha256:"
 FILENAME = "model.npz"
-# The word vectors of a model whose system reads embeddings, so it tags without the data directory.
+# The self-trained word vectors of a model whose system reads embeddings, so it tags without the
+# data directory (pretrained vectors are an installed resource, named in the featurizer settings).
 VECTOR_ENTRIES = {"words": "__vector_words__", "matrix": "__vectors__"}
 
 
@@ -116,7 +117,7 @@ def save(trained: TrainedSystem, models_root: Path, task_dir: Path | None = None
         lexelts[item] = {"member": f"l{number}", "sha256": hashlib.sha256(blob).hexdigest()}
         arrays[f"l{number}"] = np.frombuffer(blob, dtype=np.uint8)
     featurizer = trained.featurizer.for_groups(system.feature_groups)
-    if featurizer.embedding is not None:
+    if featurizer.embedding is not None and featurizer.embedding.vectors is not None:
         arrays.update({VECTOR_ENTRIES[name]: array
                        for name, array in featurizer.embedding.vectors.to_arrays().items()})
     header = {

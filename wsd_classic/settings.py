@@ -11,6 +11,7 @@ from pathlib import Path
 DATA_ENV = "WSD_CLASSIC_DATA"
 CACHE_ENV = "WSD_CLASSIC_CACHE"
 NLTK_DATA_ENV = "WSD_CLASSIC_NLTK_DATA"
+VECTORS_ENV = "WSD_CLASSIC_VECTORS"
 
 
 def data_dir(explicit: str | os.PathLike | None = None) -> Path:
@@ -34,8 +35,20 @@ def nltk_data_dir() -> Path:
     """The private NLTK data root holding WordNet 3.0 (built by the installer)."""
     if os.environ.get(NLTK_DATA_ENV):
         return Path(os.environ[NLTK_DATA_ENV])
+    return _data_home() / "nltk_data"
+
+
+def vectors_dir() -> Path:
+    """The pretrained word vectors in the project's own form (converted by the installer)."""
+    if os.environ.get(VECTORS_ENV):
+        return Path(os.environ[VECTORS_ENV])
+    return _data_home() / "vectors"
+
+
+def _data_home() -> Path:
+    """Where the installer keeps what it prepares: ``$XDG_DATA_HOME/wsd-classic``."""
     base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "wsd-classic" / "nltk_data"
+    return Path(base) / "wsd-classic"
 
 
 def models_dir(explicit: str | os.PathLike | None = None) -> Path:

@@ -1,5 +1,5 @@
 """``--tune-emb``: svm per embedding rule and context size, on the task's word vectors or on
-those of other word2vec settings."""
+those of other word2vec settings or vector sources."""
 from __future__ import annotations
 
 import dataclasses
@@ -20,20 +20,26 @@ def tune_embeddings(args) -> dict:
     size; the rows join those of earlier runs."""
     development = development_set(args.data_dir)
     vector_settings = TASK.embedding.vectors.replaced(args.vectors)
-    vectors = vector_corpus.obtain(vector_settings, args.data_dir)
+    sources = tuple(args.sources.split(",")) if args.sources else TASK.embedding.sources
+    vectors = (vector_corpus.obtain(vector_settings, args.data_dir)
+               if EmbeddingRule(sources=sources).self_trained else None)
     out = RESULTS / "semcor_emb.json"
     rows = json.loads(out.read_text())["rows"] if out.is_file() else []
     for setting in args.tune_emb.split(","):
         strategy, window, scale, sentences, *gloss_scale = setting.split(":")
         rule = EmbeddingRule(strategy, int(window), float(scale), vector_settings,
-                             float(gloss_scale[0]) if gloss_scale else 0.0)
+                             float(gloss_scale[0]) if gloss_scale else 0.0, sources)
+        embedding = ContextEmbedding(rule, vectors)
         started = time.perf_counter()
         data = semcor_training(args.data_dir, args.jobs, featurizer=Featurizer(
-            ContextRule(sentences=int(sentences)), embedding=ContextEmbedding(rule, vectors)))
+            ContextRule(sentences=int(sentences)), embedding=embedding))
         rows.append({"strategy": strategy, "window": int(window), "scale": float(scale),
                      "gloss": rule.gloss, "context_sentences": int(sentences),
                      "vectors": dataclasses.asdict(rule.vectors),
-                     "vectors_sha256": vectors.identity, "params": TASK.system_params("svm"),
+                     "vectors_sha256": vectors and vectors.identity, "sources": list(sources),
+                     "pretrained_sha256": [pretrained.identity
+                                           for pretrained in embedding.pretrained],
+                     "params": TASK.system_params("svm"),
                      **held_out_scores(data, "svm", args.folds, args.jobs),
                      "development_f1": development_f1(data, "svm", development, args.jobs),
                      "seconds": time.perf_counter() - started})

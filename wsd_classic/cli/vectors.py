@@ -1,17 +1,22 @@
-"""``bin/vectors``: build (or find in the cache) the word vectors a task's embedding features read.
+"""``bin/vectors``: build (or find in the cache) the word vectors a task's embedding features read,
+or (``--install``) convert the installed pretrained vectors into the form runs read.
 
     bin/vectors [--task T] [--data-dir DIR]
+    bin/vectors --install
 
-``bin/train`` builds them on first need; this command does it alone and says where they are.
+``bin/train`` builds the self-trained vectors on first need; this command does it alone and says
+where they are. ``./install`` runs ``--install`` once the pinned wheels are installed.
 """
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 
 from wsd_classic import settings
 from wsd_classic.cli import entry_point
 from wsd_classic.errors import WsdError
+from wsd_classic.features import pretrained_vectors
 from wsd_classic.tasks import catalogue, vector_corpus
 
 
@@ -21,15 +26,25 @@ def parse_args(argv):
                         help="whose vector settings (default senseval2-ls)")
     parser.add_argument("--data-dir", type=Path, help=f"corpora (default ${settings.DATA_ENV} "
                                                       "or ./data)")
+    parser.add_argument("--install", action="store_true",
+                        help="convert the installed pretrained vectors (the installer's step)")
     return parser.parse_args(argv)
 
 
 @entry_point
 def main(argv=None):
     args = parse_args(argv)
+    if args.install:
+        for pretrained in pretrained_vectors.PRETRAINED.values():
+            started = time.perf_counter()
+            vectors = pretrained_vectors.convert(pretrained)
+            print(f"{pretrained.name}: {len(vectors.words):,} words x {vectors.dimensions} "
+                  f"(sha256 {vectors.identity[:12]}) in {pretrained.path} "
+                  f"({time.perf_counter() - started:.1f} s)")
+        return 0
     task = catalogue.get(args.task)
-    if task.embedding is None:
-        raise WsdError(f"task {task.name} uses no word vectors")
+    if task.embedding is None or not task.embedding.self_trained:
+        raise WsdError(f"task {task.name} uses no self-trained word vectors")
     vectors = vector_corpus.obtain(task.embedding.vectors, args.data_dir)
     print(f"{len(vectors.words):,} words x {vectors.dimensions} (sha256 {vectors.identity[:12]}) "
           f"in {vector_corpus.cache_path(task.embedding.vectors, args.data_dir)}")

@@ -17,22 +17,28 @@ examples and its neighbours' words and definitions, the target's own words left 
 mean over the lexelt's candidates (a direction every candidate's gloss shares tells none
 apart). It is the gloss group's evidence with similar words meeting, not only equal stems
 (Basile et al. 2014's distributional Lesk, as a feature).
+
+The rule's ``sources`` name the vectors read: ``self`` (word2vec trained here,
+``features.word_vectors``) and installed pretrained sets (``features.pretrained_vectors``). With
+several, each source is one block, combined and scaled to length ``scale / sqrt(sources)`` on
+its own (the whole has length ``scale``, each source weighs the same whatever its dimensions or
+vector lengths), and a gloss cosine is the mean of the sources' cosines.
 """
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from wsd_classic.errors import WsdError
-from wsd_classic.features import gloss
+from wsd_classic.features import gloss, pretrained_vectors
 from wsd_classic.features.weighted import Weighted
 from wsd_classic.features.word_vectors import VectorSettings, WordVectors
 from wsd_classic.preprocess.document import ProcessedInstance, has_letter
 
 STRATEGIES = ("average", "fractional", "exponential")
 GLOSS_PREFIX = "embgloss="
+SELF_TRAINED = "self"
 
 
 @dataclass(frozen=True)
@@ -44,8 +50,15 @@ class EmbeddingRule:
     scale: float = 1.0
     vectors: VectorSettings = field(default_factory=VectorSettings)
     gloss: float = 0.0
+    sources: tuple[str, ...] = (SELF_TRAINED,)
 
     def __post_init__(self):
+        object.__setattr__(self, "sources", tuple(self.sources))  # a header's JSON list
+        for source in self.sources:
+            if source != SELF_TRAINED:
+                pretrained_vectors.get(source)
+        if not self.sources or len(set(self.sources)) < len(self.sources):
+            raise WsdError(f"embedding sources {','.join(self.sources)!r}: one or more, each once")
         if self.strategy not in STRATEGIES:
             raise WsdError(f"unknown embedding strategy {self.strategy!r}; known: "
                            f"{', '.join(STRATEGIES)}")
@@ -53,6 +66,11 @@ class EmbeddingRule:
             raise WsdError(f"embedding window {self.window}: at least 2 words each side")
         if self.gloss < 0:
             raise WsdError(f"embedding gloss scale {self.gloss}: 0 (none) or more")
+
+    @property
+    def self_trained(self) -> bool:
+        """Whether the rule reads the vectors trained here (``VectorSettings``)."""
+        return SELF_TRAINED in self.sources
 
 
 def decay_weights(strategy: str, window: int) -> np.ndarray:
@@ -66,90 +84,133 @@ def decay_weights(strategy: str, window: int) -> np.ndarray:
     return (1 - alpha) ** (distance - 1)
 
 
-class ContextEmbedding:
-    """The ``emb`` feature group: one ``Weighted`` block of ``vectors.dimensions`` values."""
+class _Source:
+    """One source of vectors in a context embedding: its row per word, its gloss embeddings."""
 
-    def __init__(self, rule: EmbeddingRule, vectors: WordVectors):
-        self.rule, self.vectors = rule, vectors
-        self._weights = decay_weights(rule.strategy, rule.window).tolist()
-        self._last: tuple[tuple[str, ...] | None, list[int | None]] = (None, [])
-        self.names = tuple(f"emb{column}" for column in range(vectors.dimensions))
-        self._gloss_embeddings: dict[tuple[str, tuple[str, ...]], tuple | None] = {}
+    def __init__(self, vectors: WordVectors):
+        self.vectors = vectors
+        self._last: tuple[tuple[str, ...] | None, list[int]] = (None, [])
+        self._gloss_embeddings: dict[tuple[str, tuple[str, ...]], np.ndarray | None] = {}
 
-    @functools.cached_property
-    def _matrix(self) -> np.ndarray:
-        return self.vectors.matrix.astype(np.float64)
-
-    @functools.cached_property
-    def _unit_matrix(self) -> np.ndarray:
-        norms = np.linalg.norm(self._matrix, axis=1, keepdims=True)
-        return self._matrix / np.where(norms > 0, norms, 1)
-
-    def gloss_embeddings(self, lexelt: str, particles: tuple[str, ...] = ()):
-        """``(names, senses x dimensions)``: the unit-length gloss embeddings of the lexelt's
-        candidates, or None for a lexelt with fewer than two (kept per lexelt: tagging meets
-        the same lexelts again and again)."""
-        found = self._gloss_embeddings.get((lexelt, particles), False)
-        if found is not False:
-            return found
-        keys = gloss.candidate_keys(lexelt, particles)
-        found = None
-        if len(keys) >= 2:
-            own = set(gloss.text_words(" ".join([lexelt.rpartition(".")[0], *particles])))
-            index = self.vectors.index
-            senses = np.zeros((len(keys), self.vectors.dimensions))
-            for row, key in enumerate(keys):
-                rows = sorted({index[word] for word in gloss.text_words(gloss.signature_text(key))
-                               if word in index and word not in own})
-                if rows:
-                    senses[row] = self._unit_matrix[rows].mean(axis=0)
-            senses -= senses.mean(axis=0)
-            norms = np.linalg.norm(senses, axis=1, keepdims=True)
-            found = (tuple(GLOSS_PREFIX + key for key in keys),
-                     senses / np.where(norms > 0, norms, 1))
-        self._gloss_embeddings[lexelt, particles] = found
-        return found
-
-    def _word_rows(self, words: tuple[str, ...]) -> list[int | None]:
-        """Per word: its row of the vectors, -1 if they lack it, None if it has no letter (it
-        does not count in distances). The targets of a sentence share its words' tuple, so the
-        last one's rows are kept (as one tuple: threads may share this featurizer)."""
+    def rows(self, words: tuple[str, ...]) -> list[int]:
+        """Per word: its row of the vectors, -1 if they lack it. The targets of a sentence share
+        its words' tuple, so the last one's rows are kept (as one tuple: threads may share this
+        featurizer)."""
         last_words, last_rows = self._last
         if words is last_words:
             return last_rows
         index = self.vectors.index
-        rows = [index.get(word.lower(), -1) if has_letter(word) else None for word in words]
+        rows = [index.get(word.lower(), -1) for word in words]
         self._last = (words, rows)
         return rows
 
-    def __call__(self, doc: ProcessedInstance) -> list[Weighted]:
-        word_rows = self._word_rows(doc.words)
+    def combined(self, words: tuple[str, ...], positions: list[int],
+                 weights: list[float]) -> np.ndarray:
+        """The weighted sum of the vectors of the words at ``positions`` it knows."""
+        word_rows = self.rows(words)
+        known = [(word_rows[position], weight) for position, weight in zip(positions, weights)
+                 if word_rows[position] >= 0]
+        if not known:
+            return np.zeros(self.vectors.dimensions)
+        rows, known_weights = zip(*known)
+        return np.asarray(known_weights) @ self.vectors.matrix[list(rows)].astype(np.float64)
+
+    def gloss_embeddings(self, lexelt: str, particles: tuple[str, ...],
+                         keys: tuple[str, ...]) -> np.ndarray:
+        """The unit-length gloss embeddings of ``keys``, the lexelt's candidates (kept per
+        lexelt: tagging meets the same lexelts again and again)."""
+        found = self._gloss_embeddings.get((lexelt, particles))
+        if found is not None:
+            return found
+        own = set(gloss.text_words(" ".join([lexelt.rpartition(".")[0], *particles])))
+        index = self.vectors.index
+        senses = np.zeros((len(keys), self.vectors.dimensions))
+        for row, key in enumerate(keys):
+            rows = sorted({index[word] for word in gloss.text_words(gloss.signature_text(key))
+                           if word in index and word not in own})
+            if rows:
+                senses[row] = _unit_rows(self.vectors.matrix[rows]).mean(axis=0)
+        senses -= senses.mean(axis=0)
+        found = _unit_rows(senses)
+        self._gloss_embeddings[lexelt, particles] = found
+        return found
+
+
+def _unit_rows(matrix: np.ndarray) -> np.ndarray:
+    matrix = matrix.astype(np.float64)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms > 0, norms, 1)
+
+
+class ContextEmbedding:
+    """The ``emb`` feature group: one ``Weighted`` block of as many values as its sources'
+    dimensions. ``vectors``: the self-trained vectors (None when the rule reads none);
+    ``pretrained``: the rule's other sources in order (default: the installed ones)."""
+
+    def __init__(self, rule: EmbeddingRule, vectors: WordVectors | None,
+                 pretrained: list[WordVectors] | None = None):
+        if rule.self_trained and vectors is None:
+            raise WsdError("the embedding reads self-trained word vectors, and none were given")
+        if pretrained is None:
+            pretrained = [pretrained_vectors.load(source) for source in rule.sources
+                          if source != SELF_TRAINED]
+        others = iter(pretrained)
+        self.rule, self.vectors = rule, vectors
+        self.pretrained = tuple(pretrained)
+        self._sources = [_Source(vectors if source == SELF_TRAINED else next(others))
+                         for source in rule.sources]
+        self._weights = decay_weights(rule.strategy, rule.window).tolist()
+        self._block_scale = rule.scale / np.sqrt(len(self._sources))
+        self.names = tuple(f"emb{column}" for column in range(
+            sum(source.vectors.dimensions for source in self._sources)))
+        self._candidates: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
+
+    def gloss_embeddings(self, lexelt: str, particles: tuple[str, ...] = ()):
+        """``(names, [senses x dimensions per source])``: the unit-length gloss embeddings of
+        the lexelt's candidates, or None for a lexelt with fewer than two."""
+        keys = self._candidates.get((lexelt, particles))
+        if keys is None:
+            keys = self._candidates[lexelt, particles] = gloss.candidate_keys(lexelt, particles)
+        if len(keys) < 2:
+            return None
+        return (tuple(GLOSS_PREFIX + key for key in keys),
+                [source.gloss_embeddings(lexelt, particles, keys) for source in self._sources])
+
+    def _context_words(self, doc: ProcessedInstance) -> tuple[list[int], list[float]]:
+        """The positions of the words within the window on each side of the target (words with
+        a letter count in distances, the target and its particles do not) and their weights."""
         skipped = {doc.target, *doc.sats}
-        rows, weights = [], []
+        positions, weights = [], []
         for side in (range(doc.target - 1, -1, -1), range(doc.target + 1, len(doc))):
             distance = 0
             for position in side:
-                row = word_rows[position]
-                if row is None or position in skipped:
+                if position in skipped or not has_letter(doc.words[position]):
                     continue
                 distance += 1
                 if distance > self.rule.window:
                     break
-                if row >= 0:
-                    rows.append(row)
-                    weights.append(self._weights[distance - 1])
-        combined = np.asarray(weights) @ self._matrix[rows] if rows else np.zeros(len(self.names))
-        length = np.sqrt(combined.dot(combined))  # np.linalg.norm's sum, without its checks
+                positions.append(position)
+                weights.append(self._weights[distance - 1])
+        return positions, weights
+
+    def __call__(self, doc: ProcessedInstance) -> list[Weighted]:
+        positions, weights = self._context_words(doc)
+        sums = [source.combined(doc.words, positions, weights) for source in self._sources]
+        lengths = [np.sqrt(combined.dot(combined)) for combined in sums]  # without norm's checks
         blocks = []
         if self.rule.gloss > 0:
             senses = self.gloss_embeddings(doc.lexelt, gloss.target_particles(doc))
             if senses is not None:
                 names, embeddings = senses
-                cosines = embeddings @ combined / length if length > 0 else np.zeros(len(names))
-                blocks.append(Weighted(names, (self.rule.gloss * cosines).astype(np.float32)))
-        if length > 0:
-            combined *= self.rule.scale / length
-        return [Weighted(self.names, combined.astype(np.float32)), *blocks]
+                cosines = [embedding @ combined / length if length > 0
+                           else np.zeros(len(names))
+                           for embedding, combined, length in zip(embeddings, sums, lengths)]
+                mean = cosines[0] if len(cosines) == 1 else np.mean(cosines, axis=0)
+                blocks.append(Weighted(names, (self.rule.gloss * mean).astype(np.float32)))
+        for combined, length in zip(sums, lengths):
+            if length > 0:
+                combined *= self._block_scale / length
+        return [Weighted(self.names, np.concatenate(sums).astype(np.float32)), *blocks]
 
 
 def without_vectors(doc: ProcessedInstance) -> list:

@@ -116,8 +116,11 @@ class Featurizer:
     def settings(self) -> dict:
         embedding = None
         if self.embedding is not None:
+            vectors = self.embedding.vectors
             embedding = {**asdict(self.embedding.rule),
-                         "vectors_sha256": self.embedding.vectors.identity}
+                         "vectors_sha256": None if vectors is None else vectors.identity,
+                         "pretrained_sha256": [pretrained.identity
+                                               for pretrained in self.embedding.pretrained]}
         # Only a study rescales: the registered models' headers stay as they were.
         return {"context": asdict(self.context), "groups": list(self.groups),
                 "embedding": embedding, **({"rescale": self.rescale} if self.rescale else {})}
@@ -125,17 +128,23 @@ class Featurizer:
     @classmethod
     def from_settings(cls, settings: dict, vectors: WordVectors | None = None) -> "Featurizer":
         """The featurizer of ``settings``, with the word vectors a model file holds if its
-        settings name them."""
+        settings name them, and the installed pretrained vectors they name."""
         try:
             embedding = settings["embedding"]
             if embedding is not None:
-                if vectors is None or vectors.identity != embedding["vectors_sha256"]:
+                expected = embedding["vectors_sha256"]
+                if expected is not None and (vectors is None or vectors.identity != expected):
                     raise WsdError("the word vectors the model was trained with are missing or "
                                    "changed: retrain")
-                rule = {key: value for key, value in embedding.items() if key != "vectors_sha256"}
+                rule = {key: value for key, value in embedding.items()
+                        if key not in ("vectors_sha256", "pretrained_sha256")}
+                pretrained = embedding.get("pretrained_sha256", [])
                 embedding = ContextEmbedding(
                     EmbeddingRule(**{**rule, "vectors": VectorSettings(**rule["vectors"])}),
                     vectors)
+                if [installed.identity for installed in embedding.pretrained] != pretrained:
+                    raise WsdError("the pretrained word vectors the model was trained with are "
+                                   "not the installed ones: retrain")
             return cls(ContextRule(**settings["context"]), settings["groups"], embedding,
                        settings.get("rescale"))
         except (KeyError, TypeError) as error:

@@ -66,7 +66,8 @@ def featurizer_later(task: Task, names,
     if task.embedding is None or not any(
             VECTOR_GROUP in systems.get(name).feature_groups for name in names):
         return PendingFeaturizer(task.context, functools.partial(Featurizer, task.context))
-    vectors = obtain_later(task.embedding.vectors, data_dir)
+    vectors = (obtain_later(task.embedding.vectors, data_dir)
+               if task.embedding.self_trained else lambda: None)
     return PendingFeaturizer(task.context, lambda: Featurizer(
         task.context, embedding=ContextEmbedding(task.embedding, vectors())))
 

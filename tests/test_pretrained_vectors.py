@@ -1,0 +1,161 @@
+"""Pretrained word vectors (``features.pretrained_vectors``): the installed GloVe is Stanford's, a
+missing or altered resource is one line naming the install step, and the ``emb`` group reads
+several sources, each its own block."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import fixture_vectors
+from wsd_classic import settings
+from wsd_classic.errors import WsdError
+from wsd_classic.features import pretrained_vectors
+from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
+from wsd_classic.features.featurizer import Featurizer
+from wsd_classic.features.word_vectors import WordVectors
+from wsd_classic.preprocess.document import ProcessedInstance
+from wsd_classic.tasks import catalogue, vector_corpus
+
+GLOVE = pretrained_vectors.GLOVE
+installed = pytest.mark.skipif(not GLOVE.path.is_file(),
+                               reason=f"GloVe is not installed ({GLOVE.path}): run ./install")
+
+
+@pytest.fixture
+def vectors_dir(tmp_path, monkeypatch):
+    """An empty vectors directory in place of the installed one (the loader forgets what it
+    read before and after)."""
+    monkeypatch.setenv(settings.VECTORS_ENV, str(tmp_path))
+    pretrained_vectors.load.cache_clear()
+    yield tmp_path
+    pretrained_vectors.load.cache_clear()
+
+
+@installed
+def test_glove_is_stanfords_6b_50d():
+    glove = pretrained_vectors.load(GLOVE.name)
+    assert glove.matrix.shape == (400_000, 50) and len(glove.words) == len(glove.index) == 400_000
+    assert glove.words[:4] == ("the", ",", ".", "of")
+    # the first line of Stanford's glove.6B.50d.txt
+    assert glove.matrix[0, :5].tolist() == pytest.approx([0.418, 0.24968, -0.41242, 0.1217,
+                                                          0.34527], abs=1e-6)
+    assert glove.identity == GLOVE.identity
+
+
+@installed
+@pytest.mark.parametrize("word, neighbours", [("bank", {"banks", "financial", "banking"}),
+                                              ("river", {"rivers", "creek", "tributary"}),
+                                              ("bass", {"guitar", "drums"})])
+def test_glove_nearest_neighbours_are_sensible(word, neighbours):
+    glove = pretrained_vectors.load(GLOVE.name)
+    unit = glove.matrix / np.linalg.norm(glove.matrix, axis=1, keepdims=True)
+    cosines = unit @ unit[glove.index[word]]
+    nearest = {glove.words[row] for row in np.argsort(-cosines)[1:11]}
+    assert neighbours <= nearest
+
+
+def test_missing_vectors_name_the_install_step(vectors_dir):
+    with pytest.raises(WsdError, match=r"not installed: run \./install") as error:
+        pretrained_vectors.load(GLOVE.name)
+    assert "\n" not in str(error.value) and str(vectors_dir) in str(error.value)
+
+
+def _write(path, words, matrix):
+    np.savez(path, words=np.frombuffer("\n".join(words).encode(), dtype=np.uint8), matrix=matrix)
+
+
+@pytest.mark.parametrize("content", [b"not an archive", None])
+def test_altered_vectors_name_the_install_step(vectors_dir, content):
+    if content is None:
+        _write(vectors_dir / f"{GLOVE.name}.npz", ("the", "bank"), np.ones((2, 50), np.float32))
+    else:
+        (vectors_dir / f"{GLOVE.name}.npz").write_bytes(content)
+    with pytest.raises(WsdError, match=r"run \./install") as error:
+        pretrained_vectors.load(GLOVE.name)
+    assert "\n" not in str(error.value)
+
+
+def test_a_rule_names_known_sources_once():
+    with pytest.raises(WsdError, match="unknown pretrained word vectors 'glove-9d'"):
+        EmbeddingRule(sources=("glove-9d",))
+    with pytest.raises(WsdError, match="each once"):
+        EmbeddingRule(sources=("self", "self"))
+    assert EmbeddingRule(sources=["self"]).sources == ("self",)
+
+
+SMALL = WordVectors(("bank", "river", "money"),
+                    np.array([[1, 0, 0], [0, 3, 0], [0, 0, 2]], dtype=np.float32))
+
+
+def _doc(words, target):
+    count = len(words)
+    return ProcessedInstance("i1", "bank.n", tuple(words), tuple(words), ("NN",) * count,
+                             (0,) * count, tuple(range(count)), ("dep",) * count,
+                             (False,) * count, target, ())
+
+
+def test_each_source_is_a_block_of_its_own_length():
+    """Self-trained then pretrained: each block scaled to scale / sqrt(2) alone."""
+    rule = EmbeddingRule(window=3, scale=2.0, sources=("self", GLOVE.name))
+    embedding = ContextEmbedding(rule, fixture_vectors(), [SMALL])
+    doc = _doc(["the", "river", "bank", "money"], 2)
+    (block,) = embedding(doc)
+    own = fixture_vectors().dimensions
+    assert len(block.names) == len(set(block.names)) == own + 3
+    self_part, small_part = block.values[:own], block.values[own:]
+    assert np.linalg.norm(self_part) == pytest.approx(np.sqrt(2), rel=1e-5)
+    # river and money, both at distance 1: (0, 3, 2) scaled to sqrt(2)
+    assert small_part.tolist() == pytest.approx((np.sqrt(2) * np.array([0, 3, 2])
+                                                 / np.sqrt(13)).tolist(), rel=1e-5)
+
+
+def test_pretrained_alone_needs_no_self_trained_vectors_and_a_model_checks_them(vectors_dir):
+    rule = EmbeddingRule(window=3, sources=(GLOVE.name,))
+    (block,) = ContextEmbedding(rule, None, [SMALL])(_doc(["money", "bank"], 1))
+    assert block.values.tolist() == [0, 0, 1]
+    with pytest.raises(WsdError, match="self-trained word vectors"):
+        ContextEmbedding(EmbeddingRule(window=3), None, [])
+    settings_ = Featurizer(embedding=ContextEmbedding(rule, None, [SMALL])).settings()
+    assert settings_["embedding"]["vectors_sha256"] is None
+    assert settings_["embedding"]["pretrained_sha256"] == [SMALL.identity]
+    _write(vectors_dir / f"{GLOVE.name}.npz", SMALL.words, SMALL.matrix)
+    with pytest.raises(WsdError, match="not the ones pinned"):
+        Featurizer.from_settings(settings_)
+
+
+def test_a_task_without_self_trained_vectors_builds_none(monkeypatch):
+    def no_build(*args, **kwargs):
+        raise AssertionError("self-trained vectors built")
+
+    monkeypatch.setattr(vector_corpus, "obtain_later", no_build)
+    monkeypatch.setattr(pretrained_vectors, "load", lambda name: SMALL)
+    task = catalogue.Task("pretrained-only", catalogue.LEXICAL_SAMPLE, ("svm",),
+                          embedding=EmbeddingRule(window=3, sources=(GLOVE.name,)))
+    featurizer = vector_corpus.featurizer(task, ["svm"])
+    assert featurizer.embedding.vectors is None and featurizer.embedding.pretrained == (SMALL,)
+
+
+def test_the_install_step_converts_a_package_and_refuses_other_vectors(vectors_dir, tmp_path,
+                                                                      monkeypatch):
+    import pyarrow
+    import pyarrow.parquet
+
+    package = tmp_path / "packages" / "tiny_vectors" / "data"
+    package.mkdir(parents=True)
+    (package.parent / "__init__.py").write_text("")
+    np.save(package / "emb.npy", SMALL.matrix)
+    pyarrow.parquet.write_table(pyarrow.table({"index": list(SMALL.words)}),
+                                package / "index.parquet")
+    monkeypatch.syspath_prepend(str(tmp_path / "packages"))
+    tiny = pretrained_vectors.Pretrained("tiny", "tiny_vectors", "data/emb.npy",
+                                         "data/index.parquet", "index", SMALL.identity)
+    monkeypatch.setitem(pretrained_vectors.PRETRAINED, "tiny", tiny)
+    pretrained_vectors.convert(tiny)
+    loaded = pretrained_vectors.load("tiny")
+    assert loaded.words == SMALL.words and np.array_equal(loaded.matrix, SMALL.matrix)
+    np.save(package / "emb.npy", SMALL.matrix * 2)
+    with pytest.raises(WsdError, match="not the ones pinned"):
+        pretrained_vectors.convert(tiny)
+    with pytest.raises(WsdError, match="package absent_vectors is missing"):
+        pretrained_vectors.convert(pretrained_vectors.Pretrained(
+            "absent", "absent_vectors", "a.npy", "b.parquet", "index", SMALL.identity))
