@@ -19,8 +19,8 @@ from wsd_classic.corpora.sense_relatives import RelativesRule
 from wsd_classic.errors import WsdError
 from wsd_classic.features import ALL_GROUPS, word_vectors
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
-from wsd_classic.features.pretrained_vectors import GLOVE
 from wsd_classic.features.featurizer import VECTOR_GROUP, ContextRule, Featurizer
+from wsd_classic.features.pretrained_vectors import GLOVE
 
 # A task's kind fixes what a target is and its candidate senses: in a lexical sample, an
 # instance of a lexelt, choosing among the senses its training data shows (with SENSEVAL's
