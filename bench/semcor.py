@@ -54,6 +54,10 @@ defaults (``combination.POOLS``).
 first sense, WordNet's database order, alphabetical sense keys) on every dataset beside the
 published MFS: it explains the published baseline, and chooses nothing
 (bench/results/semcor_mfs.json).
+
+``--unseen-senses [--unseen-share 0.15] [--unseen-seed 0]`` simulates senses unseen in training
+and scores svm and the sense ranker on them (``bench/semcor_unseen.py``,
+bench/results/semcor_unseen_senses.json).
 """
 from __future__ import annotations
 
@@ -75,6 +79,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 from joblib.externals.loky import get_reusable_executor  # noqa: E402
+from semcor_unseen import SEED as UNSEEN_SEED, SHARE as UNSEEN_SHARE, unseen_senses  # noqa: E402
 from tune_combo import pooled_params  # noqa: E402
 
 from wsd_classic import modelstore, settings, systems  # noqa: E402
@@ -965,6 +970,13 @@ def main() -> int:
                              "files (default 1)")
     parser.add_argument("--out", type=Path,
                         help="the benchmark's results file (default bench/results/semcor.json)")
+    parser.add_argument("--unseen-senses", action="store_true",
+                        help="instead: senses unseen in training simulated on held-out SemCor "
+                             "files; svm and the sense ranker on the removed senses, rare "
+                             "senses and all (bench/semcor_unseen.py)")
+    parser.add_argument("--unseen-share", type=float, default=UNSEEN_SHARE,
+                        help="with --unseen-senses: the share of senses removed from training")
+    parser.add_argument("--unseen-seed", type=int, default=UNSEEN_SEED)
     parser.add_argument("--mfs-back-offs", action="store_true",
                         help="instead: mfs's F1 per back-off for lemmas SemCor never tagged")
     args = parser.parse_args()
@@ -990,6 +1002,8 @@ def main() -> int:
                (args.tune_prior, tune_prior, "semcor_svm_prior.json"),
                (args.tune_combo_mixture, tune_combo_mixture, "semcor_combo_mixture.json"),
                (args.mfs_back_offs, mfs_back_offs, "semcor_mfs.json"),
+               (args.unseen_senses, lambda args: unseen_senses(args, held_out_split),
+                "semcor_unseen_senses.json"),
                (args.tune_emb, tune_embeddings, "semcor_emb.json")]
     chosen = next(((study, name) for wanted, study, name in studies if wanted), None)
     if chosen:

@@ -49,7 +49,7 @@ from sklearn.isotonic import IsotonicRegression
 from wsd_classic.features import select_groups
 from wsd_classic.features.gloss import PREFIX as GLOSS_PREFIX
 from wsd_classic.systems import candidates
-from wsd_classic.systems.base import SenseClassifier, held_out_folds
+from wsd_classic.systems.base import SenseClassifier, held_out_folds, prefixed_values
 from wsd_classic.systems.dlist import DecisionList
 from wsd_classic.systems.lesk import Lesk
 from wsd_classic.systems.svm import LinearSVM
@@ -82,16 +82,7 @@ def wordnet_keys(senses) -> bool:
 
 def gloss_values(X, classes: np.ndarray) -> np.ndarray:
     """The gloss similarity of each class for each row (0 for a class no candidate spells)."""
-    column = {sense: index for index, sense in enumerate(classes)}
-    values = np.zeros((len(X), len(classes)))
-    for row, features in enumerate(X):
-        for block in features:
-            if not isinstance(block, str) and block.names[0].startswith(GLOSS_PREFIX):
-                for name, value in zip(block.names, block.values):
-                    index = column.get(name[len(GLOSS_PREFIX):])
-                    if index is not None:
-                        values[row, index] = value
-    return values
+    return prefixed_values(X, classes, GLOSS_PREFIX)[0]
 
 
 def _normalised(values: np.ndarray, allowed: np.ndarray) -> np.ndarray:

@@ -259,14 +259,16 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
 def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | None = None,
                  params: dict | None = None, wordnet_examples: bool | None = None,
                  wordnet_definitions: bool | None = None, relatives_weight: float | None = None,
-                 relatives_least: int | None = None,
-                 task: Task = catalogue.SEMCOR) -> TrainedSystem:
+                 relatives_least: int | None = None, task: Task = catalogue.SEMCOR,
+                 fitted: Mapping[str, TrainedSystem] | None = None) -> TrainedSystem:
     """Fit the all-words system ``name`` (not ``wn1``) on every lexelt of the training data;
     ``params`` override the task's parameters for it, ``wordnet_examples`` and
     ``wordnet_definitions`` (not None) its use of WordNet's examples and definitions,
     ``relatives_weight`` (not None; 0: none) the training weight of the sense relatives'
     instances and ``relatives_least`` (not None) the training instances of its own, SemCor's
-    and WordNet's texts', a lexelt needs to get them."""
+    and WordNet's texts', a lexelt needs to get them. ``fitted``: systems already trained on
+    the same data, by name, which a system made of others takes as its members
+    (``engine.train``)."""
     if wordnet_examples is None:
         wordnet_examples = name in task.wordnet_examples
     if wordnet_definitions is None:
@@ -292,7 +294,8 @@ def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | 
             if len(lexelt.instances) >= relatives_least])
         featurized = with_instances(featurized, relatives)
     trained = engine.train(name, featurized, task.name, jobs, progress,
-                           {**task.system_params(name), **(params or {})}, task.kind)
+                           {**task.system_params(name), **(params or {})}, task.kind,
+                           fitted)
     trained.info = {**data.info, "all_words_system": name,
                     "wordnet_examples": len(data.examples.sample) if wordnet_examples else 0,
                     "wordnet_definitions":

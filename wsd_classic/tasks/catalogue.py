@@ -226,16 +226,21 @@ SENSEVAL2_LS = register(Task(
 SEMCOR_EMBEDDING = replace(EMBEDDING, gloss=2.0)
 SEMCOR_SVM = {"C": 1.0, "min_instances": 10}
 SEMCOR_COMBO_DEFAULTS = (-1.295, 2.280, 8.809, -10.0, 7.942, -8.480, 7.513)
+# The sense ranker (systems.sense_ranking) trains on the svm's rows and takes the svm's
+# discourse weight.
+SEMCOR_RANK: dict = {}
 SEMCOR = register(Task(
-    "semcor", ALL_WORDS, ("mfs", "wn1", "svm", "dlist"), ContextRule(sentences=0), ("combo",),
+    "semcor", ALL_WORDS, ("mfs", "wn1", "svm", "dlist"), ContextRule(sentences=0),
+    ("combo", "rank"),
     SEMCOR_EMBEDDING, dataset="semcor-3.0",
     params={"svm": SEMCOR_SVM,
             "combo": {"pool": "linear", "default_params": SEMCOR_COMBO_DEFAULTS,
                       "shrinkage": 10.0,
                       "member_params": {"svm": {**SEMCOR_SVM, "C": 0.3}},
-                      "top_sense_map": ()}},
-    wordnet_examples=frozenset({"svm", "combo"}),
-    discourse_weights={"svm": 0.3, "combo": 0.3}))
+                      "top_sense_map": ()},
+            "rank": {"svm_params": SEMCOR_SVM, **SEMCOR_RANK}},
+    wordnet_examples=frozenset({"svm", "combo", "rank"}),
+    discourse_weights={"svm": 0.3, "combo": 0.3, "rank": 0.3}))
 
 
 def lexical_sample_files(train: Path, test: Path | None = None, key: Path | None = None,
