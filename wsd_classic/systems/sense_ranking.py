@@ -174,6 +174,30 @@ class SenseRanker(SenseClassifier):
         share = seen / (seen + self.svm_half_weight)
         return share * self.svm_proba(X) + (1 - share) * ranked
 
+    def explain(self, X, top: int = 5) -> list[list[tuple[str, float]]]:
+        """Per instance, the evidence behind its best sense: the svm's (``LinearSVM.explain``)
+        where the svm chose that sense too, else, and always for a sense no training instance
+        shows, up to ``top`` pair features (``rank:<feature>``) whose coefficient times their
+        value's lead over the candidates' mean adds most to its score."""
+        best = np.argmax(self.predict_proba(X), axis=1)
+        if self.coef is None:
+            return self.svm_.explain(X, top)
+        svm_best = np.argmax(self.svm_proba(X), axis=1)
+        features, candidates = self.pair_features(X)
+        svm_evidence = self.svm_.explain(X, top)
+        evidence = []
+        for row, sense in enumerate(best):
+            if sense == svm_best[row] and self.weights_[sense] > 0:
+                evidence.append(svm_evidence[row])
+                continue
+            lead = features[row, sense] - features[row, candidates[row]].mean(axis=0)
+            contributions = np.asarray(self.coef, dtype=float) * lead
+            strongest = [index for index in np.argsort(-contributions)[:top]
+                         if contributions[index] > 0]
+            evidence.append([(f"rank:{PAIR_FEATURES[index]}", float(contributions[index]))
+                             for index in strongest])
+        return evidence
+
     def get_state(self) -> tuple[dict, dict[str, np.ndarray]]:
         meta, arrays = super().get_state()
         svm_meta, svm_arrays = self.svm_.get_state()
