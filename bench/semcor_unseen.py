@@ -113,7 +113,9 @@ def held_out_table(data: allwords.TrainingData, training: allwords.TrainingData,
     started = time.perf_counter()
     svm = allwords.train_system("svm", training, jobs)
     print(f"svm trained in {time.perf_counter() - started:.0f}s", file=sys.stderr, flush=True)
-    ranker = allwords.train_system("rank", training, jobs, fitted={"svm": svm})
+    # In this process: fitted from the svm's models, a lexelt's ranker only counts its rows,
+    # which costs less than handing the models to worker processes and back.
+    ranker = allwords.train_system("rank", training, 1, fitted={"svm": svm})
     table = []
     by_lexelt: dict[str, list] = {}
     for target in testing:

@@ -4,12 +4,14 @@ back-off's distributions with them, the model file, and the explanation of an un
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from wsd_classic import modelstore
+from wsd_classic.cli import tag as tag_cli
 from wsd_classic.features.gloss import candidate_keys
 from wsd_classic.systems.sense_ranking import PAIR_FEATURES, lexicographer_file, pair_model
 from wsd_classic.tasks import allwords, catalogue
@@ -112,3 +114,24 @@ def test_pair_model_learns_which_feature_marks_the_gold_pair():
     gold = features[:, 0] + 0.1 * rng.normal(size=400) > 0
     coef = pair_model(features, gold, [0, 1, 2])
     assert coef[0] > 1 and abs(coef[1]) < coef[0] / 4 and (coef[3:] == 0).all()
+
+
+def test_bin_tag_explains_an_answer_no_training_instance_shows(tmp_path, capsys, monkeypatch):
+    # Coefficients that prefer any candidate SemCor never tagged: every answer of a trained
+    # lexelt is then a sense without training instances, and its evidence the ranker's.
+    unseen_first = [0.0] * len(PAIR_FEATURES)
+    unseen_first[PAIR_FEATURES.index("unseen")] = 10.0
+    monkeypatch.setitem(catalogue.SEMCOR.params, "rank",
+                        {**catalogue.SEMCOR.params["rank"], "coef": unseen_first})
+    monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path / "cache"))
+    allwords.train_semcor(SEMCOR, ["rank"], tmp_path / "models")
+    text = tmp_path / "text.txt"
+    text.write_text("The river flooded the bank near the old mill.\n")
+    status = tag_cli.main(["--task", "semcor", "--system", "rank", "--models-dir",
+                           str(tmp_path / "models"), "--format", "jsonl", "--explain", str(text)])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    records = [json.loads(line) for line in captured.out.splitlines()]
+    bank = next(record for record in records if record["lexelt"] == "bank.n")
+    assert bank["evidence"][0]["feature"] == "rank:unseen"
+    assert bank["evidence"][0]["score"] > 0
