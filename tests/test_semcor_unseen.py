@@ -111,3 +111,29 @@ def test_study_scores_the_three_subsets(simulated):
     assert "rank stacked" in result["systems"] and "rank back-off h=10" in result["systems"]
     if result["chosen"] is not None:
         assert len(result["registered"]["coef"]) == len(PAIR_FEATURES)
+
+
+def test_wordnet_order_and_counts_as_if_semcor_had_not_tagged_the_removed_senses(simulated):
+    table, removal = simulated
+    removed = set(removal["removed_senses"])
+    untagged = semcor_unseen.as_if_untagged(table, removed)
+    count = PAIR_FEATURES.index("log wordnet count")
+    first = PAIR_FEATURES.index("first")
+    checked = 0
+    for before, after in zip(table, untagged):
+        assert before.id == after.id
+        if before.features is None:
+            assert after.features is None
+            continue
+        for column, key in enumerate(before.classes):
+            if key in removed and semcor_unseen.wordnet_count(key) > 0:
+                checked += 1
+                assert before.features[column, count] > 0
+                assert after.features[column, count] == 0
+                # a removed first sense goes behind its lemma's senses that kept a count
+                assert after.features[column, first] == 0
+    assert checked
+    others = [index for index, name in enumerate(PAIR_FEATURES)
+              if name not in semcor_unseen.WORDNET_ORDER_FEATURES]
+    assert all(np.array_equal(before.features[:, others], after.features[:, others])
+               for before, after in zip(table, untagged) if before.features is not None)

@@ -34,7 +34,8 @@ def trained(tmp_path_factory):
         patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
         data = trained_data()
         svm = allwords.train_system("svm", data)
-        rank = allwords.train_system("rank", data, fitted={"svm": svm})
+        rank = allwords.train_system("rank", data, params={"coef": None},
+                                     fitted={"svm": svm})
     training = data.featurized_with(data.examples)
     lexelt = next(lexelt for lexelt in training.sample.lexelts if lexelt.item == "bank.n")
     rows = training.rows(lexelt.instances, rank.models["bank.n"].feature_groups)

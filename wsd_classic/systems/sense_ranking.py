@@ -40,6 +40,7 @@ PAIR_FEATURES = (
     "1 / rank", "first", "log wordnet count", "wordnet count share", "svm", "log svm",
     *(f"lexname {name}" for name, _ in wordnet.LEXICOGRAPHER_FILES))
 SVM_FEATURES = ("svm", "log svm")
+WORDNET_ORDER_FEATURES = ("1 / rank", "first", "log wordnet count", "wordnet count share")
 SVM_FLOOR = 1e-4  # the log of a probability the svm cannot give (a sense it never saw)
 
 
@@ -144,12 +145,11 @@ class SenseRanker(SenseClassifier):
         """Classes x the features of a sense alone: its training weight, WordNet's rank and
         count of it."""
         unseen = (self.weights_ == 0).astype(float)
-        counts = np.array([_wordnet_count(key) for key in self.classes_], dtype=float)
-        ranks = np.array([_wordnet_rank(key) for key in self.classes_], dtype=float)
-        count_share = counts / counts.sum() if counts.sum() else np.zeros_like(counts)
-        return np.stack([
-            np.log1p(self.weights_), unseen, unseen * np.log1p(self.weights_.sum()),
-            1 / ranks, (ranks == 1).astype(float), np.log1p(counts), count_share], axis=1)
+        training = np.stack([np.log1p(self.weights_), unseen,
+                             unseen * np.log1p(self.weights_.sum())], axis=1)
+        return np.concatenate([training, wordnet_order_features(
+            np.array([wordnet_count(key) for key in self.classes_], dtype=float),
+            np.array([wordnet_rank(key) for key in self.classes_], dtype=float))], axis=1)
 
     def _lexicographer_files(self) -> np.ndarray:
         """Classes x lexicographer files, 1 at each sense's own."""
@@ -214,18 +214,29 @@ class SenseRanker(SenseClassifier):
         return model
 
 
+def wordnet_order_features(counts: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """Classes x ``WORDNET_ORDER_FEATURES`` from WordNet's count and 1-based rank of each."""
+    share = counts / counts.sum() if counts.sum() else np.zeros_like(counts)
+    return np.stack([1 / ranks, (ranks == 1).astype(float), np.log1p(counts), share], axis=1)
+
+
 @functools.lru_cache(maxsize=1 << 18)
-def _wordnet_count(key: str) -> int:
+def wordnet_count(key: str) -> int:
     return wordnet.lemma_count(key)
 
 
 @functools.lru_cache(maxsize=1 << 18)
-def _wordnet_rank(key: str) -> int:
+def wordnet_rank(key: str) -> int:
     """The key's 1-based place among its lemma's senses of its part of speech (1 for a key
     WordNet lacks: it is nobody's candidate)."""
-    lemma, _, rest = key.partition("%")
-    keys = wordnet.sense_keys(lemma, wordnet.KEY_POS[rest[0]])
+    keys = lemma_senses(key)
     return keys.index(key) + 1 if key in keys else 1
+
+
+def lemma_senses(key: str) -> tuple[str, ...]:
+    """The senses of the key's lemma and part of speech, in WordNet's order."""
+    lemma, _, rest = key.partition("%")
+    return wordnet.sense_keys(lemma, wordnet.KEY_POS[rest[0]])
 
 
 def pair_model(features: np.ndarray, gold: np.ndarray, columns: Sequence[int],
