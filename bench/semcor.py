@@ -57,7 +57,8 @@ published MFS: it explains the published baseline, and chooses nothing
 
 ``--unseen-senses [--unseen-share 0.15] [--unseen-seed 0]`` simulates senses unseen in training
 and scores svm and the sense ranker on them (``bench/semcor_unseen.py``,
-bench/results/semcor_unseen_senses.json).
+bench/results/semcor_unseen_senses.json; other shares and seeds in
+semcor_unseen_senses_<share>_<seed>.json).
 """
 from __future__ import annotations
 
@@ -1003,7 +1004,9 @@ def main() -> int:
                (args.tune_combo_mixture, tune_combo_mixture, "semcor_combo_mixture.json"),
                (args.mfs_back_offs, mfs_back_offs, "semcor_mfs.json"),
                (args.unseen_senses, lambda args: unseen_senses(args, held_out_split),
-                "semcor_unseen_senses.json"),
+                "semcor_unseen_senses.json" if args.unseen_share == UNSEEN_SHARE
+                and args.unseen_seed == UNSEEN_SEED
+                else f"semcor_unseen_senses_{args.unseen_share:g}_{args.unseen_seed}.json"),
                (args.tune_emb, tune_embeddings, "semcor_emb.json")]
     chosen = next(((study, name) for wanted, study, name in studies if wanted), None)
     if chosen:
