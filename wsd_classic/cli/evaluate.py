@@ -7,8 +7,8 @@
 
 ``--datasets`` takes registered names (senseval2, senseval3, semeval2007, semeval2013,
 semeval2015, ALL, lexen-v1, and Maru et al.'s challenge sets 42D, hardEN, softEN, ALLamended,
-S10amended, which a user puts in the data directory) and paths of ``NAME.data.xml`` files with ``NAME.gold.key.txt``
-beside them. Keys go to ``results/semcor/<system>.<dataset>.key``, figures to
+S10amended, which a user puts in the data directory) and paths of ``NAME.data.xml`` files with
+``NAME.gold.key.txt`` beside them. Keys go to ``results/semcor/<system>.<dataset>.key``, figures to
 ``results/semcor/scores.json``; the table shows micro P/R/F1 and the F1 macro-averaged over gold
 senses (mF1, as the challenge sets report it) beside the published rows of Raganato et al.
 (2017).
