@@ -78,23 +78,48 @@ def instance_folds(instances: Sequence[str], folds: int) -> Iterator[tuple[np.nd
                              itertools.groupby(test, ordered.__getitem__)]
 
 
-def lexelt_accuracy(system: str, params: dict, rows: LexeltRows, folds: int) -> tuple[int, int]:
-    """The held-out instances ``system`` with ``params`` gets right, and their count."""
-    correct = scored = 0
-    for train, held_out in instance_folds(rows.instances, folds):
+def lexelt_accuracy(system: str, params: dict, rows: LexeltRows,
+                    folds: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per fold, the held-out instances ``system`` with ``params`` gets right, and their count
+    (zeros for a lexelt with fewer instances than folds)."""
+    correct, scored = np.zeros(folds, int), np.zeros(folds, int)
+    for fold, (train, held_out) in enumerate(instance_folds(rows.instances, folds)):
         model = systems.make(system, **params).fit(
             [rows.X[row] for row in train], [rows.y[row] for row in train],
             sample_weight=[rows.weights[row] for row in train])
         predicted = model.predict([rows.X[instance[0]] for instance in held_out])
-        correct += sum(sense in {rows.y[row] for row in instance}
-                       for sense, instance in zip(predicted, held_out))
-        scored += len(held_out)
+        correct[fold] = sum(sense in {rows.y[row] for row in instance}
+                            for sense, instance in zip(predicted, held_out))
+        scored[fold] = len(held_out)
     return correct, scored
+
+
+class FoldAccuracy(NamedTuple):
+    """Held-out accuracy over every instance, and per fold: fold k gathers every lexelt's k-th
+    held-out part, so two settings' folds hold the same instances."""
+
+    accuracy: float
+    folds: list[float]
+
+    @property
+    def standard_error(self) -> float:
+        """The standard error of the mean fold accuracy (sample deviation / sqrt(folds))."""
+        return float(np.std(self.folds, ddof=1) / np.sqrt(len(self.folds)))
+
+
+def fold_accuracy(system: str, params: dict, data: list[LexeltRows], folds: int,
+                  jobs: int) -> FoldAccuracy:
+    """Held-out accuracy of ``system`` with ``params`` over every lexelt of ``data``, and per
+    fold."""
+    outcomes = Parallel(n_jobs=jobs)(
+        delayed(lexelt_accuracy)(system, params, rows, folds) for rows in data)
+    correct = sum(c for c, _ in outcomes)
+    scored = sum(n for _, n in outcomes)
+    return FoldAccuracy(float(correct.sum() / scored.sum()),
+                        [float(value) for value in correct / scored])
 
 
 def cross_validate(system: str, params: dict, data: list[LexeltRows], folds: int,
                    jobs: int) -> float:
     """Held-out accuracy of ``system`` with ``params`` over every lexelt of ``data``."""
-    outcomes = Parallel(n_jobs=jobs)(
-        delayed(lexelt_accuracy)(system, params, rows, folds) for rows in data)
-    return sum(c for c, _ in outcomes) / sum(n for _, n in outcomes)
+    return fold_accuracy(system, params, data, folds, jobs).accuracy

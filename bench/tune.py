@@ -27,7 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cv import cross_validate, cv_parser, lexelt_rows, training_corpus  # noqa: E402
+from cv import (cross_validate, cv_parser, fold_accuracy, lexelt_rows,  # noqa: E402
+                training_corpus)
 from wsd_classic.tasks import catalogue  # noqa: E402
 from wsd_classic import systems  # noqa: E402
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule  # noqa: E402
@@ -68,19 +69,22 @@ def tune_embeddings(args, corpus) -> None:
         params = {**catalogue.SENSEVAL2_LS.system_params("svm"), **({"C": float(c)} if c else {})}
         start = time.perf_counter()
         data = lexelt_rows(corpus, systems.get("svm").feature_groups)
-        accuracy = cross_validate("svm", params, data, args.folds, args.jobs)
+        measured = fold_accuracy("svm", params, data, args.folds, args.jobs)
+        accuracy = measured.accuracy
         rows.append({"vectors": dataclasses.asdict(vector_settings), "vectors_sha256":
                      vectors and vectors.identity, "sources": list(sources),
                      "pretrained_sha256": [pretrained.identity
                                            for pretrained in embedding.pretrained],
                      "strategy": strategy, "window": int(window),
                      "scale": float(scale), "gloss": rule.gloss, "params": params,
-                     "accuracy": accuracy,
+                     "accuracy": accuracy, "fold_accuracies": measured.folds,
+                     "fold_standard_error": measured.standard_error,
                      "groups": list(systems.get("svm").feature_groups),
                      "seconds": time.perf_counter() - start,
                      "vector_seconds": vector_seconds})
         print(f"svm emb {setting} {args.vectors} {','.join(sources)}: CV accuracy "
-              f"{100 * accuracy:.2f}", flush=True)
+              f"{100 * accuracy:.2f} (folds' standard error {100 * measured.standard_error:.2f})",
+              flush=True)
         out.write_text(json.dumps({"folds": args.folds, "results": rows,
                                    "best": max(rows, key=lambda row: row["accuracy"])},
                                   indent=2) + "\n")

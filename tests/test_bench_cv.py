@@ -8,6 +8,7 @@ import random
 import sys
 from pathlib import Path
 
+import numpy as np
 from sklearn.model_selection import KFold
 
 from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
@@ -65,3 +66,20 @@ def test_folds_are_kfold_over_the_sorted_instances_whatever_the_row_order():
 
 def test_a_lexelt_with_fewer_instances_than_folds_has_no_fold():
     assert list(cv.instance_folds(["a", "a", "b"], 3)) == []
+
+
+def test_fold_accuracies_gather_each_lexelts_kth_part_and_average_to_the_accuracy():
+    # commonest learns "a" on every training part, so a fold's accuracy is its share of "a"
+    senses = ["a"] * 7 + ["b"] * 3
+    rows = cv.LexeltRows([["bow:x"]] * 10, senses, [1.0] * 10,
+                         [f"bank.{number}" for number in range(10)])
+    other = cv.LexeltRows([["bow:y"]] * 5, ["c"] * 5, [1.0] * 5,
+                          [f"bass.{number}" for number in range(5)])
+    measured = cv.fold_accuracy("commonest", {}, [rows, other], 5, jobs=1)
+    assert measured.accuracy == 12 / 15
+    expected = []
+    for train, test in cv.instance_folds(rows.instances, 5):
+        expected.append((sum(senses[group[0]] == "a" for group in test) + 1) / (len(test) + 1))
+    assert measured.folds == expected
+    assert len(set(expected)) > 1
+    assert measured.standard_error == np.std(expected, ddof=1) / np.sqrt(5)
