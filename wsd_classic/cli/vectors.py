@@ -22,8 +22,8 @@ from wsd_classic.tasks import catalogue, vector_corpus
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="vectors", description=__doc__.split("\n")[0])
-    parser.add_argument("--task", default=catalogue.SENSEVAL2_LS.name,
-                        help="whose vector settings (default senseval2-ls)")
+    parser.add_argument("--task", default=catalogue.SEMCOR.name,
+                        help="whose vector settings (default semcor; senseval2-ls reads GloVe)")
     parser.add_argument("--data-dir", type=Path, help=f"corpora (default ${settings.DATA_ENV} "
                                                       "or ./data)")
     parser.add_argument("--install", action="store_true",
