@@ -1,0 +1,139 @@
+"""The sense ranker (``systems.sense_ranking``, system ``rank``) on the miniature SemCor: every
+WordNet candidate a class, the svm member's answers without coefficients, the ranker's and the
+back-off's distributions with them, the model file, and the explanation of an unseen sense."""
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from wsd_classic import modelstore
+from wsd_classic.cli import tag as tag_cli
+from wsd_classic.features.gloss import candidate_keys
+from wsd_classic.systems.sense_ranking import PAIR_FEATURES, lexicographer_file, pair_model
+from wsd_classic.tasks import allwords, catalogue, vector_corpus
+
+pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
+
+SEMCOR = Path(__file__).parent / "fixtures" / "allwords_semcor"
+FIRST_SENSE = np.zeros(len(PAIR_FEATURES))
+FIRST_SENSE[PAIR_FEATURES.index("first")] = 10.0
+
+
+@functools.lru_cache(maxsize=1)
+def trained_data() -> allwords.TrainingData:
+    return allwords.prepare_training(
+        SEMCOR, featurizer=vector_corpus.featurizer(catalogue.SEMCOR, ["svm"]))
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+        data = trained_data()
+        svm = allwords.train_system("svm", data)
+        rank = allwords.train_system("rank", data, params={"coef": None},
+                                     fitted={"svm": svm})
+    training = data.featurized_with(data.examples)
+    lexelt = next(lexelt for lexelt in training.sample.lexelts if lexelt.item == "bank.n")
+    rows = training.rows(lexelt.instances, rank.models["bank.n"].feature_groups)
+    return svm, rank, rows
+
+
+def test_every_wordnet_candidate_is_a_class_and_the_svm_member_is_reused(trained):
+    svm, rank, _ = trained
+    model = rank.models["bank.n"]
+    assert set(candidate_keys("bank.n")) <= set(model.classes_)
+    assert model.svm_ is svm.models["bank.n"]
+    unseen = model.weights_ == 0
+    assert unseen.any() and not set(model.classes_[unseen]) & set(model.svm_classes_)
+
+
+def test_without_coefficients_it_answers_as_the_svm(trained):
+    svm, rank, rows = trained
+    model, member = rank.models["bank.n"], svm.models["bank.n"]
+    proba = model.predict_proba(rows)
+    columns = np.searchsorted(model.classes_, member.classes_)
+    assert np.allclose(proba[:, columns], member.predict_proba(rows))
+    assert np.allclose(np.delete(proba, columns, axis=1), 0)
+
+
+def test_coefficients_score_candidates_and_the_back_off_mixes_by_training_weight(trained):
+    _, rank, rows = trained
+    model = rank.models["bank.n"]
+    model.set_params(coef=tuple(FIRST_SENSE))
+    ranked = model.predict_proba(rows)
+    assert (model.classes_[ranked.argmax(axis=1)] == candidate_keys("bank.n")[0]).all()
+    assert np.allclose(ranked.sum(axis=1), 1)
+    model.set_params(svm_half_weight=4.0)
+    seen = model.weights_.sum()
+    assert np.allclose(model.predict_proba(rows),
+                       seen / (seen + 4) * model.svm_proba(rows) + 4 / (seen + 4) * ranked)
+    model.set_params(coef=None, svm_half_weight=None)
+
+
+def test_model_file_gives_the_same_distributions(trained, tmp_path):
+    svm, _, rows = trained
+    rank = allwords.train_system("rank", trained_data(), params={"coef": FIRST_SENSE.tolist(),
+                                                                 "svm_half_weight": 2.0},
+                                 fitted={"svm": svm})
+    modelstore.save(rank, tmp_path)
+    loaded = modelstore.load(tmp_path, rank.task, "rank").models["bank.n"]
+    assert loaded.svm_half_weight == 2.0
+    assert np.allclose(loaded.predict_proba(rows), rank.models["bank.n"].predict_proba(rows))
+    assert np.allclose(loaded.centroids_, rank.models["bank.n"].centroids_)
+
+
+def test_an_unseen_sense_is_explained_by_the_ranker_evidence(trained):
+    _, rank, rows = trained
+    model = rank.models["bank.n"]
+    unseen_first = np.zeros(len(PAIR_FEATURES))
+    unseen_first[PAIR_FEATURES.index("unseen")] = 10.0
+    svm_evidence = model.explain(rows[:1])
+    assert svm_evidence == model.svm_.explain(rows[:1])  # without coefficients: the svm's
+    model.set_params(coef=tuple(unseen_first))
+    try:
+        best = model.classes_[model.predict_proba(rows[:1]).argmax()]
+        evidence = model.explain(rows[:1])[0]
+    finally:
+        model.set_params(coef=None)
+    assert best not in model.svm_classes_
+    share_unseen = (model.weights_ == 0).mean()
+    assert evidence == [("rank:unseen", pytest.approx(10 * (1 - share_unseen)))]
+
+
+def test_lexicographer_file_is_read_from_the_key():
+    assert lexicographer_file("bank%1:17:01::") == 17
+    assert lexicographer_file("fine%5:00:00:superior:02") == 0
+
+
+def test_pair_model_learns_which_feature_marks_the_gold_pair():
+    rng = np.random.default_rng(0)
+    features = rng.normal(size=(400, len(PAIR_FEATURES)))
+    gold = features[:, 0] + 0.1 * rng.normal(size=400) > 0
+    coef = pair_model(features, gold, [0, 1, 2])
+    assert coef[0] > 1 and abs(coef[1]) < coef[0] / 4 and (coef[3:] == 0).all()
+
+
+def test_bin_tag_explains_an_answer_no_training_instance_shows(tmp_path, capsys, monkeypatch):
+    # Coefficients that prefer any candidate SemCor never tagged: every answer of a trained
+    # lexelt is then a sense without training instances, and its evidence the ranker's.
+    unseen_first = [0.0] * len(PAIR_FEATURES)
+    unseen_first[PAIR_FEATURES.index("unseen")] = 10.0
+    monkeypatch.setitem(catalogue.SEMCOR.params, "rank",
+                        {**catalogue.SEMCOR.params["rank"], "coef": unseen_first})
+    monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path / "cache"))
+    allwords.train_semcor(SEMCOR, ["rank"], tmp_path / "models")
+    text = tmp_path / "text.txt"
+    text.write_text("The river flooded the bank near the old mill.\n")
+    status = tag_cli.main(["--task", "semcor", "--system", "rank", "--models-dir",
+                           str(tmp_path / "models"), "--format", "jsonl", "--explain", str(text)])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    records = [json.loads(line) for line in captured.out.splitlines()]
+    bank = next(record for record in records if record["lexelt"] == "bank.n")
+    assert bank["evidence"][0]["feature"] == "rank:unseen"
+    assert bank["evidence"][0]["score"] > 0

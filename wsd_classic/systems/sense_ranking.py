@@ -1,0 +1,255 @@
+"""A sense ranker: one model for every lexelt that scores each WordNet candidate of a target, the
+senses no training instance shows included.
+
+The per-lexelt svm chooses only among the senses it saw. The ranker reads, for each (context,
+candidate sense) pair, evidence that exists for any sense (``PAIR_FEATURES``): the context's
+similarity to the sense's extended gloss (stems, tf-idf: ``features.gloss``; word vectors:
+``features.embeddings``' ``embgloss=``), to the centroid of the sense's training contexts where
+it has some, the sense's WordNet rank, WordNet's count of it (``cntlist``) and its share of the
+candidates' counts, its training weight (0 when unseen), the lexelt's, the svm's probability of
+it, and its lexicographer file. A target's distribution is the softmax, over its candidates, of
+the pairs' linear scores ``coef`` (a logistic regression on candidate pairs fitted across
+lexelts: ``pair_model``). The coefficients are one model for all lexelts, so they are the
+system's parameters, fitted held out by ``bench/semcor_studies/unseen_senses.py`` (the engine
+fits estimators per lexelt).
+
+With ``svm_half_weight`` h the answer is instead a back-off weighted by how much the lexelt has
+seen: n / (n + h) of the svm's distribution and h / (n + h) of the ranker's, n the lexelt's
+training weight; the ranker then scores without the svm's probability.
+"""
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+from scipy.special import softmax
+from sklearn.linear_model import LogisticRegression
+
+from wsd_classic import wordnet
+from wsd_classic.features.embeddings import GLOSS_PREFIX as EMBEDDING_GLOSS_PREFIX
+from wsd_classic.features.gloss import PREFIX as GLOSS_PREFIX
+from wsd_classic.systems.base import SenseClassifier, prefixed_senses, prefixed_values
+from wsd_classic.systems.svm import LinearSVM
+
+EMBEDDING_PREFIX = "emb"
+LEXICOGRAPHER_FILES = len(wordnet.LEXICOGRAPHER_FILES)
+PAIR_FEATURES = (
+    "gloss", "gloss - best", "embgloss", "embgloss - best", "centroid", "centroid - best",
+    "has centroid", "log training weight", "unseen", "unseen x log lexelt weight",
+    "1 / rank", "first", "log wordnet count", "wordnet count share", "svm", "log svm",
+    *(f"lexname {name}" for name, _ in wordnet.LEXICOGRAPHER_FILES))
+SVM_FEATURES = ("svm", "log svm")
+WORDNET_ORDER_FEATURES = ("1 / rank", "first", "log wordnet count", "wordnet count share")
+SVM_FLOOR = 1e-4  # the log of a probability the svm cannot give (a sense it never saw)
+
+
+def lexicographer_file(key: str) -> int:
+    """The number of the sense's lexicographer file, from its key (``bank%1:17:01::`` -> 17)."""
+    return int(key.partition("%")[2].split(":")[1])
+
+
+def _unit_rows(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
+    return matrix / np.where(norms > 0, norms, 1)
+
+
+def _minus_best(values: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """Each value less the row's largest among ``present`` columns (0 where none is)."""
+    best = np.where(present, values, -np.inf).max(axis=1, keepdims=True)
+    return np.where(present & np.isfinite(best), values - best, 0.0)
+
+
+class SenseRanker(SenseClassifier):
+    """Per lexelt: its candidates, each one's training weight and centroid, and the svm member;
+    the scores' ``coef`` are shared by every lexelt (``PAIR_FEATURES``, in order)."""
+
+    feature_groups = LinearSVM.feature_groups
+    member_systems = ("svm",)
+    state_fields = ("svm_classes",)
+    state_arrays = ("weights", "centroids")
+
+    def __init__(self, coef: Sequence[float] | None = None, svm_half_weight: float | None = None,
+                 member_params: dict | None = None, member_defaults: dict | None = None):
+        self.coef = coef
+        self.svm_half_weight = svm_half_weight
+        self.member_params = member_params
+        # The svm's registered parameters (``systems.System.make``), which ``member_params``
+        # override.
+        self.member_defaults = member_defaults
+
+    def _svm_params(self) -> dict:
+        return {**(self.member_defaults or {}).get("svm", {}),
+                **(self.member_params or {}).get("svm", {})}
+
+    def fit(self, X, y, sample_weight=None, fitted_members: dict | None = None):
+        """Fit (or take from ``fitted_members``, fitted with the svm member's parameters on
+        these rows) the svm, and keep each candidate's training weight and centroid of training
+        contexts."""
+        weights = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
+        svm = (fitted_members or {}).get("svm")
+        if not (isinstance(svm, LinearSVM)
+                and svm.get_params() == LinearSVM(**self._svm_params()).get_params()):
+            svm = LinearSVM(**self._svm_params()).fit(X, y, sample_weight=weights)
+        self.svm_ = svm
+        self.svm_classes_ = svm.classes_.tolist()
+        self.classes_ = np.array(sorted({*y, *prefixed_senses(X, GLOSS_PREFIX)}))
+        index = np.searchsorted(self.classes_, y)
+        self.weights_ = np.bincount(index, weights=weights, minlength=len(self.classes_))
+        self.prior_ = self.weights_ / self.weights_.sum()
+        contexts = _unit_rows(self._contexts(X))
+        self.centroids_ = np.zeros((len(self.classes_), contexts.shape[1]), dtype=np.float32)
+        np.add.at(self.centroids_, index, contexts * weights[:, None])
+        self.centroids_ = _unit_rows(self.centroids_)
+        return self
+
+    @staticmethod
+    def _contexts(X) -> np.ndarray:
+        """Each row's context embedding (the ``emb`` block; zeros without one)."""
+        found = [next((block.values for block in row if not isinstance(block, str)
+                       and block.names[0].startswith(EMBEDDING_PREFIX)
+                       and not block.names[0].startswith(EMBEDDING_GLOSS_PREFIX)), None)
+                 for row in X]
+        width = next((len(values) for values in found if values is not None), 0)
+        return np.array([np.zeros(width) if values is None else values for values in found],
+                        dtype=np.float64).reshape(len(X), width)
+
+    def svm_proba(self, X) -> np.ndarray:
+        """The svm's distribution over ``classes_`` (0 for the senses it never saw)."""
+        proba = np.zeros((len(X), len(self.classes_)))
+        columns = np.searchsorted(self.classes_, self.svm_classes_)
+        proba[:, columns] = self.svm_.predict_proba(X)
+        return proba
+
+    def pair_features(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """Rows x classes x ``PAIR_FEATURES``, and which classes are each row's candidates (its
+        gloss block's senses; every class for a row without one)."""
+        gloss, candidates = prefixed_values(X, self.classes_, GLOSS_PREFIX)
+        embgloss, with_embgloss = prefixed_values(X, self.classes_, EMBEDDING_GLOSS_PREFIX)
+        candidates[~candidates.any(axis=1)] = True
+        with_embgloss &= candidates
+        has_centroid = np.broadcast_to(np.linalg.norm(self.centroids_, axis=1) > 0,
+                                       candidates.shape) & candidates
+        centroid = _unit_rows(self._contexts(X)) @ self.centroids_.T.astype(np.float64)
+        svm = self.svm_proba(X)
+        rows, per_class = len(X), self._class_features()
+        features = np.concatenate([
+            np.stack([gloss, _minus_best(gloss, candidates), embgloss,
+                      _minus_best(embgloss, with_embgloss), centroid,
+                      _minus_best(centroid, has_centroid), has_centroid.astype(float)], axis=2),
+            np.broadcast_to(per_class, (rows, *per_class.shape)),
+            np.stack([svm, np.log(svm + SVM_FLOOR)], axis=2),
+            np.broadcast_to(self._lexicographer_files(),
+                            (rows, len(self.classes_), LEXICOGRAPHER_FILES))], axis=2)
+        return features, candidates
+
+    def _class_features(self) -> np.ndarray:
+        """Classes x the features of a sense alone: its training weight, WordNet's rank and
+        count of it."""
+        unseen = (self.weights_ == 0).astype(float)
+        training = np.stack([np.log1p(self.weights_), unseen,
+                             unseen * np.log1p(self.weights_.sum())], axis=1)
+        return np.concatenate([training, wordnet_order_features(
+            np.array([wordnet_count(key) for key in self.classes_], dtype=float),
+            np.array([wordnet_rank(key) for key in self.classes_], dtype=float))], axis=1)
+
+    def _lexicographer_files(self) -> np.ndarray:
+        """Classes x lexicographer files, 1 at each sense's own."""
+        onehot = np.zeros((len(self.classes_), LEXICOGRAPHER_FILES))
+        onehot[np.arange(len(self.classes_)),
+               [lexicographer_file(key) for key in self.classes_]] = 1
+        return onehot
+
+    def rank_proba(self, X) -> np.ndarray:
+        """The ranker's own distribution over each row's candidates."""
+        features, candidates = self.pair_features(X)
+        scores = np.where(candidates, features @ np.asarray(self.coef, dtype=float), -np.inf)
+        return softmax(scores, axis=1)
+
+    def predict_proba(self, X) -> np.ndarray:
+        if self.coef is None or len(self.classes_) == 1:
+            return self.svm_proba(X) if len(self.classes_) > 1 else np.ones((len(X), 1))
+        ranked = self.rank_proba(X)
+        if self.svm_half_weight is None:
+            return ranked
+        seen = self.weights_.sum()
+        share = seen / (seen + self.svm_half_weight)
+        return share * self.svm_proba(X) + (1 - share) * ranked
+
+    def explain(self, X, top: int = 5) -> list[list[tuple[str, float]]]:
+        """Per instance, the evidence behind its best sense: the svm's (``LinearSVM.explain``)
+        where the svm chose that sense too, else, and always for a sense no training instance
+        shows, up to ``top`` pair features (``rank:<feature>``) whose coefficient times their
+        value's lead over the candidates' mean adds most to its score."""
+        best = np.argmax(self.predict_proba(X), axis=1)
+        if self.coef is None:
+            return self.svm_.explain(X, top)
+        svm_best = np.argmax(self.svm_proba(X), axis=1)
+        features, candidates = self.pair_features(X)
+        svm_evidence = self.svm_.explain(X, top)
+        evidence = []
+        for row, sense in enumerate(best):
+            if sense == svm_best[row] and self.weights_[sense] > 0:
+                evidence.append(svm_evidence[row])
+                continue
+            lead = features[row, sense] - features[row, candidates[row]].mean(axis=0)
+            contributions = np.asarray(self.coef, dtype=float) * lead
+            strongest = [index for index in np.argsort(-contributions)[:top]
+                         if contributions[index] > 0]
+            evidence.append([(f"rank:{PAIR_FEATURES[index]}", float(contributions[index]))
+                             for index in strongest])
+        return evidence
+
+    def get_state(self) -> tuple[dict, dict[str, np.ndarray]]:
+        meta, arrays = super().get_state()
+        svm_meta, svm_arrays = self.svm_.get_state()
+        meta["svm_state"] = svm_meta
+        arrays.update({f"svm/{key}": array for key, array in svm_arrays.items()})
+        return meta, arrays
+
+    @classmethod
+    def from_state(cls, params: dict, meta: dict, arrays: dict[str, np.ndarray]):
+        model = super().from_state(params, meta, arrays)
+        model.svm_ = LinearSVM.from_state(
+            model._svm_params(), meta["svm_state"],
+            {key[len("svm/"):]: array for key, array in arrays.items() if key.startswith("svm/")})
+        return model
+
+
+def wordnet_order_features(counts: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """Classes x ``WORDNET_ORDER_FEATURES`` from WordNet's count and 1-based rank of each."""
+    share = counts / counts.sum() if counts.sum() else np.zeros_like(counts)
+    return np.stack([1 / ranks, (ranks == 1).astype(float), np.log1p(counts), share], axis=1)
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def wordnet_count(key: str) -> int:
+    return wordnet.lemma_count(key)
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def wordnet_rank(key: str) -> int:
+    """The key's 1-based place among its lemma's senses of its part of speech (1 for a key
+    WordNet lacks: it is nobody's candidate)."""
+    keys = lemma_senses(key)
+    return keys.index(key) + 1 if key in keys else 1
+
+
+def lemma_senses(key: str) -> tuple[str, ...]:
+    """The senses of the key's lemma and part of speech, in WordNet's order."""
+    lemma, _, rest = key.partition("%")
+    return wordnet.wordnet_senses(lemma, wordnet.KEY_POS[rest[0]])
+
+
+def pair_model(features: np.ndarray, gold: np.ndarray, columns: Sequence[int],
+               C: float = 1.0) -> np.ndarray:
+    """``coef`` over ``PAIR_FEATURES`` (0 outside ``columns``): a logistic regression of
+    whether each (context, candidate) pair is gold on its features (pairs x features),
+    standardised while fitting and folded back into the coefficients."""
+    chosen = features[:, columns]
+    mean, scale = chosen.mean(axis=0), chosen.std(axis=0)
+    scale[scale == 0] = 1
+    model = LogisticRegression(C=C, max_iter=2000).fit((chosen - mean) / scale, gold)
+    coef = np.zeros(features.shape[1])
+    coef[list(columns)] = model.coef_[0] / scale
+    return coef
