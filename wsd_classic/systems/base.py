@@ -42,6 +42,13 @@ class SenseClassifier(ClassifierMixin, BaseEstimator):
         """Load what fitting reads besides its rows, before the training workers fork and
         share it; each would otherwise load it again."""
 
+    @classmethod
+    def shared_fit_params(cls, rows: Sequence[tuple]) -> dict[str, dict]:
+        """More ``fit`` arguments per lexelt item, drawn from every lexelt's training rows
+        ``(item, X, y, weights)``: what one lexelt's model learns from the others (none
+        here; an estimator fitted per lexelt knows its own rows only)."""
+        return {}
+
     def predict(self, X) -> np.ndarray:
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
 

@@ -34,12 +34,21 @@ from wsd_classic.systems.svm import LinearSVM
 
 EMBEDDING_PREFIX = "emb"
 LEXICOGRAPHER_FILES = len(wordnet.LEXICOGRAPHER_FILES)
+# A sense's relatives, whose training contexts stand in for its own: the other lemmas of its
+# synset, the synsets its ``NEIGHBOURS`` pointers reach (wninput(5WN): hypernyms, instance
+# hypernyms, hyponyms, instance hyponyms, similar to, verb groups, also see, derivationally
+# related) and its lexicographer file.
+RELATIVES = ("synset mates", "neighbours", "lexicographer file")
+NEIGHBOURS = ("@", "@i", "~", "~i", "&", "$", "^", "+")
 PAIR_FEATURES = (
     "gloss", "gloss - best", "embgloss", "embgloss - best", "centroid", "centroid - best",
     "has centroid", "log training weight", "unseen", "unseen x log lexelt weight",
     "1 / rank", "first", "log wordnet count", "wordnet count share", "svm", "log svm",
-    *(f"lexname {name}" for name, _ in wordnet.LEXICOGRAPHER_FILES))
-SVM_FEATURES = ("svm", "log svm")
+    *(f"lexname {name}" for name, _ in wordnet.LEXICOGRAPHER_FILES),
+    *(feature for relative in RELATIVES
+      for feature in (relative, f"{relative} - best", f"has {relative}")),
+    "scarce", "scarce x svm top", "scarce x svm entropy")
+SVM_FEATURES = ("svm", "log svm", "scarce x svm top", "scarce x svm entropy")
 WORDNET_ORDER_FEATURES = ("1 / rank", "first", "log wordnet count", "wordnet count share")
 SVM_FLOOR = 1e-4  # the log of a probability the svm cannot give (a sense it never saw)
 
@@ -52,6 +61,10 @@ def lexicographer_file(key: str) -> int:
 def _unit_rows(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
     return matrix / np.where(norms > 0, norms, 1)
+
+
+def _add(sums: dict, place, vector: np.ndarray) -> None:
+    sums[place] = sums[place] + vector if place in sums else vector.copy()
 
 
 def _minus_best(values: np.ndarray, present: np.ndarray) -> np.ndarray:
@@ -67,7 +80,7 @@ class SenseRanker(SenseClassifier):
     feature_groups = LinearSVM.feature_groups
     member_systems = ("svm",)
     state_fields = ("svm_classes",)
-    state_arrays = ("weights", "centroids")
+    state_arrays = ("weights", "centroids", "relatives")
 
     def __init__(self, coef: Sequence[float] | None = None, svm_half_weight: float | None = None,
                  member_params: dict | None = None, member_defaults: dict | None = None):
@@ -82,10 +95,60 @@ class SenseRanker(SenseClassifier):
         return {**(self.member_defaults or {}).get("svm", {}),
                 **(self.member_params or {}).get("svm", {})}
 
-    def fit(self, X, y, sample_weight=None, fitted_members: dict | None = None):
+    @classmethod
+    def shared_fit_params(cls, rows) -> dict[str, dict]:
+        """Per lexelt, ``relatives``: each candidate's relatives' contexts (``RELATIVES``), the
+        sums of the unit context embeddings of every other lexelt's training rows tagged with
+        a sense of the candidate's synset, of a synset its ``NEIGHBOURS`` reach, or of its
+        lexicographer file, each made unit length."""
+        by_synset: dict[tuple, np.ndarray] = {}
+        by_file: dict[int, np.ndarray] = {}
+        own = {}  # item: its rows' sums by synset and by lexicographer file
+        width = 0
+        for item, X, y, weights in rows:
+            contexts = _unit_rows(cls._contexts(X))
+            if not contexts.shape[1]:
+                continue
+            width = contexts.shape[1]
+            synsets, files = {}, {}
+            for vector, key, weight in zip(contexts, y, weights):
+                location = wordnet.synset_location(key)
+                if location is not None:
+                    _add(synsets, location, vector * weight)
+                    _add(files, lexicographer_file(key), vector * weight)
+            own[item] = synsets, files
+            for table, sums in ((by_synset, synsets), (by_file, files)):
+                for place, vector in sums.items():
+                    _add(table, place, vector)
+        shared = {}
+        for item, X, y, _ in rows:
+            if item not in own:
+                continue
+            synsets, files = own[item]
+
+            def others(table: dict, mine: dict, place) -> np.ndarray:
+                return table.get(place, 0) - mine.get(place, 0) + np.zeros(width)
+
+            relatives = {}
+            for key in {*y, *wordnet.wordnet_senses(*item.rsplit(".", 1))}:
+                location = wordnet.synset_location(key)
+                if location is None:
+                    continue
+                neighbours = np.zeros(width)
+                for symbol, pos, offset in wordnet.synset_at(*location).pointers:
+                    if symbol in NEIGHBOURS:
+                        neighbours += others(by_synset, synsets, (pos, offset))
+                relatives[key] = _unit_rows(np.array([
+                    others(by_synset, synsets, location), neighbours,
+                    others(by_file, files, lexicographer_file(key))], dtype=np.float32))
+            shared[item] = {"relatives": relatives}
+        return shared
+
+    def fit(self, X, y, sample_weight=None, fitted_members: dict | None = None,
+            relatives: dict[str, np.ndarray] | None = None):
         """Fit (or take from ``fitted_members``, fitted with the svm member's parameters on
-        these rows) the svm, and keep each candidate's training weight and centroid of training
-        contexts."""
+        these rows) the svm, and keep each candidate's training weight, centroid of training
+        contexts and ``relatives``' contexts (``shared_fit_params``)."""
         weights = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
         svm = (fitted_members or {}).get("svm")
         if not (isinstance(svm, LinearSVM)
@@ -101,6 +164,11 @@ class SenseRanker(SenseClassifier):
         self.centroids_ = np.zeros((len(self.classes_), contexts.shape[1]), dtype=np.float32)
         np.add.at(self.centroids_, index, contexts * weights[:, None])
         self.centroids_ = _unit_rows(self.centroids_)
+        self.relatives_ = np.zeros((len(self.classes_), len(RELATIVES), contexts.shape[1]),
+                                   dtype=np.float32)
+        for column, key in enumerate(self.classes_):
+            if key in (relatives or {}):
+                self.relatives_[column] = relatives[key]
         return self
 
     @staticmethod
@@ -130,9 +198,19 @@ class SenseRanker(SenseClassifier):
         with_embgloss &= candidates
         has_centroid = np.broadcast_to(np.linalg.norm(self.centroids_, axis=1) > 0,
                                        candidates.shape) & candidates
-        centroid = _unit_rows(self._contexts(X)) @ self.centroids_.T.astype(np.float64)
+        contexts = _unit_rows(self._contexts(X))
+        centroid = contexts @ self.centroids_.T.astype(np.float64)
         svm = self.svm_proba(X)
         rows, per_class = len(X), self._class_features()
+        relatives = []
+        for place in range(len(RELATIVES)):
+            vectors = self.relatives_[:, place].astype(np.float64)
+            similarity = contexts @ vectors.T
+            present = np.broadcast_to(np.linalg.norm(vectors, axis=1) > 0,
+                                      candidates.shape) & candidates
+            relatives += [similarity, _minus_best(similarity, present), present.astype(float)]
+        scarce = np.broadcast_to(1 / (1 + self.weights_), candidates.shape)
+        entropy = -(svm * np.log(svm + SVM_FLOOR)).sum(axis=1, keepdims=True)
         features = np.concatenate([
             np.stack([gloss, _minus_best(gloss, candidates), embgloss,
                       _minus_best(embgloss, with_embgloss), centroid,
@@ -140,7 +218,9 @@ class SenseRanker(SenseClassifier):
             np.broadcast_to(per_class, (rows, *per_class.shape)),
             np.stack([svm, np.log(svm + SVM_FLOOR)], axis=2),
             np.broadcast_to(self._lexicographer_files(),
-                            (rows, len(self.classes_), LEXICOGRAPHER_FILES))], axis=2)
+                            (rows, len(self.classes_), LEXICOGRAPHER_FILES)),
+            np.stack([*relatives, scarce, scarce * svm.max(axis=1, keepdims=True),
+                      scarce * entropy], axis=2)], axis=2)
         return features, candidates
 
     def _class_features(self) -> np.ndarray:
