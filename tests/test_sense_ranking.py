@@ -13,7 +13,9 @@ import pytest
 from wsd_classic import modelstore
 from wsd_classic.cli import tag as tag_cli
 from wsd_classic.features.gloss import candidate_keys
-from wsd_classic.systems.sense_ranking import PAIR_FEATURES, lexicographer_file, pair_model
+from wsd_classic.features.weighted import Weighted
+from wsd_classic.systems.sense_ranking import (
+    PAIR_FEATURES, RELATIVES, SenseRanker, lexicographer_file, pair_model)
 from wsd_classic.tasks import allwords, catalogue, vector_corpus
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
@@ -137,3 +139,37 @@ def test_bin_tag_explains_an_answer_no_training_instance_shows(tmp_path, capsys,
     bank = next(record for record in records if record["lexelt"] == "bank.n")
     assert bank["evidence"][0]["feature"] == "rank:unseen"
     assert bank["evidence"][0]["score"] > 0
+
+
+def context(*values: float) -> list:
+    return [Weighted(tuple(f"emb{index}" for index in range(len(values))),
+                     np.array(values, dtype=np.float32))]
+
+
+def test_relatives_contexts_come_from_other_lexelts_rows_only():
+    bank = ("bank%1:14:00::", "bank%1:17:01::")
+    rows = [("bank.n", [context(1, 0, 0), context(0, 1, 0)], list(bank), [1.0, 1.0]),
+            # a synset mate of the money bank, and its hypernym, in other lexelts
+            ("depository_financial_institution.n", [context(0, 0, 2), context(0, 0, 2)],
+             ["depository_financial_institution%1:14:00::"] * 2, [1.0, 1.0]),
+            ("financial_institution.n", [context(3, 4, 0)], ["financial_institution%1:14:00::"],
+             [1.0])]
+    relatives = SenseRanker.shared_fit_params(rows)["bank.n"]["relatives"]
+    mates, neighbours, lexicographer_file = (RELATIVES.index(name) for name in (
+        "synset mates", "neighbours", "lexicographer file"))
+    # the money bank: its mate's two rows (not bank.n's own), its hypernym's, and every other
+    # lexelt's noun.group row (lexicographer file 14)
+    assert np.allclose(relatives[bank[0]][mates], [0, 0, 1])
+    assert np.allclose(relatives[bank[0]][neighbours], [0.6, 0.8, 0])
+    assert np.allclose(relatives[bank[0]][lexicographer_file],
+                       np.array([0.6, 0.8, 2]) / np.linalg.norm([0.6, 0.8, 2]))
+    # the river bank has no relative in these rows; its lexicographer file (17) neither
+    assert not relatives[bank[1]].any()
+    assert set(relatives) >= set(candidate_keys("bank.n"))
+    model = SenseRanker().fit(*rows[0][1:3], relatives=relatives)
+    features, candidates = model.pair_features([context(0, 0, 1)])
+    column = PAIR_FEATURES.index("synset mates")
+    money = list(model.classes_).index(bank[0])
+    assert features[0, money, column] == pytest.approx(1.0)
+    assert features[0, money, column + 1] == pytest.approx(0.0)  # the best of the candidates
+    assert features[0, money, column + 2] == 1.0 and candidates.all()

@@ -51,8 +51,8 @@ from wsd_classic.features.featurizer import row
 from wsd_classic.scoring.raganato import score_macro
 from wsd_classic.systems.first_sense import first_sense
 from wsd_classic.systems.sense_ranking import (
-    PAIR_FEATURES, SVM_FEATURES, WORDNET_ORDER_FEATURES, lemma_senses, pair_model, wordnet_count,
-    wordnet_order_features)
+    PAIR_FEATURES, RELATIVES, SVM_FEATURES, WORDNET_ORDER_FEATURES, lemma_senses, pair_model,
+    wordnet_count, wordnet_order_features)
 from wsd_classic.tasks import allwords, engine, vector_corpus
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.wordnet import wordnet_senses
@@ -64,6 +64,16 @@ SEED = 0
 RARE = 3
 MAX_LOSS = 0.002  # 0.2 points of (c) accuracy
 HALF_WEIGHTS = (1.0, 3.0, 10.0, 30.0, 100.0)
+BONUSES = (0.5, 1.0, 2.0, 3.0, 4.0, 6.0)
+GATES = (0.5, 0.8)
+LEANING = "scarce bonus and svm gate chosen on the other half"
+RELATIVE_FEATURES = tuple(feature for relative in RELATIVES
+                          for feature in (relative, f"{relative} - best", f"has {relative}"))
+SCARCITY_FEATURES = ("scarce", "scarce x svm top", "scarce x svm entropy")
+# The stacked ranker on each feature set, by label: all, and without each addition
+FEATURE_SETS = {"": (), " without relatives": RELATIVE_FEATURES,
+                " without relatives and scarcity": (*RELATIVE_FEATURES, *SCARCITY_FEATURES),
+                " without WordNet's order and counts": WORDNET_ORDER_FEATURES}
 STACKED, BACK_OFF = "stacked", "back-off"
 
 
@@ -264,13 +274,15 @@ def ranked(target: HeldOutTarget, coef: np.ndarray) -> np.ndarray:
 
 
 def system_answers(table: list[HeldOutTarget], coefs: dict[str, np.ndarray] | None,
-                   half_weight: float | None) -> dict[str, str]:
+                   half_weight: float | None, gate: float | None = None) -> dict[str, str]:
     """Each target's answer: the svm's (``coefs`` None), the ranker's (``half_weight`` None),
-    or the back-off mixture with half weight ``half_weight`` (``systems.sense_ranking``)."""
+    or the back-off mixture with half weight ``half_weight`` (``systems.sense_ranking``); with
+    ``gate``, the svm's wherever its probability of its best sense is at least ``gate``."""
     answers = {}
     for target in table:
         weights = target.svm
-        if coefs is not None and target.features is not None:
+        if (coefs is not None and target.features is not None
+                and (gate is None or target.svm.max() < gate)):
             weights = ranked(target, coefs[target.id])
             if half_weight is not None:
                 seen = target.lexelt_weight
@@ -303,6 +315,52 @@ def unseen_senses(args) -> dict:
             "seconds": time.perf_counter() - started}
 
 
+def with_bonus(coefs: dict[str, np.ndarray], bonus: float) -> dict[str, np.ndarray]:
+    """The coefficients with ``bonus`` added to the scarce senses' (``1 / (1 + training
+    weight)``): a lean towards senses training shows little or not at all."""
+    column = PAIR_FEATURES.index("scarce")
+    shifted = {}
+    for identifier, coef in coefs.items():
+        key = id(coef)  # one array per half: shift each once
+        if key not in shifted:
+            shifted[key] = coef.copy()
+            shifted[key][column] += bonus
+    return {identifier: shifted[id(coef)] for identifier, coef in coefs.items()}
+
+
+def accuracy_of(targets: Sequence[HeldOutTarget], answers: dict[str, str]) -> float:
+    return sum(answers[target.id] in target.keys for target in targets) / max(len(targets), 1)
+
+
+def leans(table: list[HeldOutTarget], stacked: dict[str, np.ndarray]) -> dict[tuple, dict]:
+    """The stacked ranker's answers with each scarce bonus of ``BONUSES`` (0 included) and each
+    svm gate of ``GATES`` (None: no gate), by ``(bonus, gate)``."""
+    return {(bonus, gate): system_answers(table, with_bonus(stacked, bonus), None, gate)
+            for bonus in (0.0, *BONUSES) for gate in (None, *GATES)}
+
+
+def best_leaning(targets: Sequence[HeldOutTarget], answers: dict[tuple, dict],
+                 removed: set[str]) -> tuple:
+    """The ``(bonus, gate)`` of ``answers`` best on the removed senses of ``targets`` among
+    those whose accuracy on them stays within ``MAX_LOSS`` of the svm's."""
+    floor = accuracy_of(targets, system_answers(targets, None, None)) - MAX_LOSS
+    removed_targets = [target for target in targets if removed.intersection(target.keys)]
+    eligible = [setting for setting, given in answers.items()
+                if accuracy_of(targets, given) >= floor] or [(0.0, None)]
+    return max(eligible, key=lambda setting: accuracy_of(removed_targets, answers[setting]))
+
+
+def cross_chosen(table: list[HeldOutTarget], answers: dict[tuple, dict], removed: set[str]
+                 ) -> tuple[dict[str, str], list[tuple]]:
+    """Each target's answer with the ``best_leaning`` of the other half, and the choice each
+    half got."""
+    sides = halves(table)
+    chosen = [best_leaning([target for target, half in zip(table, sides) if half != side],
+                           answers, removed) for side in (0, 1)]
+    return ({target.id: answers[chosen[half]][target.id] for target, half in zip(table, sides)},
+            chosen)
+
+
 def study(table: list[HeldOutTarget], removal: dict) -> dict:
     """Every system's figures on (a), (b) and (c), the chosen combination and its
     coefficients fitted on all of ``table``."""
@@ -311,37 +369,51 @@ def study(table: list[HeldOutTarget], removal: dict) -> dict:
         "a_removed_senses": [t for t in table if removed.intersection(t.keys)],
         "b_rare_senses": [t for t in table if min(counts[key] for key in t.keys) <= RARE],
         "c_all": table}
-    # name: (coefficients by target id, half weight, the pair features' columns)
-    settings_to_score = {"svm": (None, None, [])}
-    for label, excluded in (("", ()), (" without WordNet's order and counts",
-                                       WORDNET_ORDER_FEATURES)):
+    # name: the answers, and how to register it: (the pair features' columns, half weight,
+    # scarce bonus, gate); only settings whose figures are held out are chosen from
+    answers, registrable = {"svm": system_answers(table, None, None)}, {}
+    for label, excluded in FEATURE_SETS.items():
         columns = columns_without(*excluded)
-        settings_to_score[f"rank {STACKED}{label}"] = (cross_fitted(table, columns), None,
-                                                       columns)
-        columns = columns_without(*SVM_FEATURES, *excluded)
-        alone = cross_fitted(table, columns)
-        settings_to_score[f"rank alone{label}"] = (alone, None, columns)
-        for half_weight in HALF_WEIGHTS:
-            settings_to_score[f"rank {BACK_OFF} h={half_weight:g}{label}"] = (
-                alone, half_weight, columns)
+        answers[f"rank {STACKED}{label}"] = system_answers(table, cross_fitted(table, columns),
+                                                           None)
+        registrable[f"rank {STACKED}{label}"] = (columns, None, 0.0, None)
+    columns = columns_without(*SVM_FEATURES)
+    alone = cross_fitted(table, columns)
+    answers["rank alone"] = system_answers(table, alone, None)
+    registrable["rank alone"] = (columns, None, 0.0, None)
+    for half_weight in HALF_WEIGHTS:
+        answers[f"rank {BACK_OFF} h={half_weight:g}"] = system_answers(table, alone, half_weight)
+        registrable[f"rank {BACK_OFF} h={half_weight:g}"] = (columns, half_weight, 0.0, None)
+    # The lean towards scarce senses and the gate, each chosen on the other half
+    leaning = leans(table, cross_fitted(table, columns_without()))
+    for (bonus, gate), given in leaning.items():
+        if bonus or gate:
+            answers[f"rank {STACKED}, scarce bonus {bonus:g}"
+                    + (f", svm below {gate:g}" if gate else "") + " (not held out)"] = given
+    answers[f"rank {STACKED}, {LEANING}"], leaning_by_half = cross_chosen(table, leaning,
+                                                                          removed)
+    registrable[f"rank {STACKED}, {LEANING}"] = (columns_without(), None, None, None)
     results = {}
-    for name, (coefs, half_weight, _) in settings_to_score.items():
-        answers = system_answers(table, coefs, half_weight)
-        results[name] = {subset: figures(targets, answers) for subset, targets in subsets.items()}
+    for name, given in answers.items():
+        results[name] = {subset: figures(targets, given) for subset, targets in subsets.items()}
         print(f"{name}: " + ", ".join(f"{subset} {100 * scores['accuracy']:.2f} %"
                                       for subset, scores in results[name].items()),
               file=sys.stderr, flush=True)
     floor = results["svm"]["c_all"]["accuracy"] - MAX_LOSS
-    eligible = [name for name in results if name != "svm"
-                and "without" not in name and results[name]["c_all"]["accuracy"] >= floor]
+    eligible = [name for name in registrable if "without" not in name
+                and results[name]["c_all"]["accuracy"] >= floor]
     chosen = max(eligible, key=lambda name: results[name]["a_removed_senses"]["accuracy"],
                  default=None)
     registered = None
     if chosen is not None:
-        _, half_weight, columns = settings_to_score[chosen]
-        registered = {"coef": [round(float(value), 4)
-                               for value in pair_model(*pairs(table), columns)],
-                      "svm_half_weight": half_weight}
+        columns, half_weight, bonus, gate = registrable[chosen]
+        coef = pair_model(*pairs(table), columns)
+        if bonus is None:  # chosen per half: on all the targets for the registration
+            bonus, gate = best_leaning(table, leaning, removed)
+            coef = with_bonus({"all": coef}, bonus)["all"]
+        registered = {"coef": [round(float(value), 4) for value in coef],
+                      "svm_half_weight": half_weight, "svm_gate": gate,
+                      "scarce_bonus (in coef)": bonus}
     return {
         "protocol": {"held_out": "every 5th SemCor file (sorted), the first set; trained on the "
                                  "rest",
@@ -350,6 +422,7 @@ def study(table: list[HeldOutTarget], removal: dict) -> dict:
                      "discourse": "left out for every system"},
         "removed_senses": len(removed), "training_instances": removal["training_instances"],
         "pair_features": list(PAIR_FEATURES), "systems": results,
+        "leaning_chosen_by_half": leaning_by_half,
         "chosen": chosen, "rule": f"best (a) accuracy with (c) at most {100 * MAX_LOSS:.1f} "
                                   "points below the svm's",
         "registered": registered}

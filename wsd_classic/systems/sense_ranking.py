@@ -83,9 +83,11 @@ class SenseRanker(SenseClassifier):
     state_arrays = ("weights", "centroids", "relatives")
 
     def __init__(self, coef: Sequence[float] | None = None, svm_half_weight: float | None = None,
-                 member_params: dict | None = None, member_defaults: dict | None = None):
+                 svm_gate: float | None = None, member_params: dict | None = None,
+                 member_defaults: dict | None = None):
         self.coef = coef
         self.svm_half_weight = svm_half_weight
+        self.svm_gate = svm_gate
         self.member_params = member_params
         # The svm's registered parameters (``systems.System.make``), which ``member_params``
         # override.
@@ -249,12 +251,14 @@ class SenseRanker(SenseClassifier):
     def predict_proba(self, X) -> np.ndarray:
         if self.coef is None or len(self.classes_) == 1:
             return self.svm_proba(X) if len(self.classes_) > 1 else np.ones((len(X), 1))
-        ranked = self.rank_proba(X)
-        if self.svm_half_weight is None:
-            return ranked
-        seen = self.weights_.sum()
-        share = seen / (seen + self.svm_half_weight)
-        return share * self.svm_proba(X) + (1 - share) * ranked
+        ranked, svm = self.rank_proba(X), self.svm_proba(X)
+        if self.svm_half_weight is not None:
+            seen = self.weights_.sum()
+            share = seen / (seen + self.svm_half_weight)
+            ranked = share * svm + (1 - share) * ranked
+        if self.svm_gate is not None:
+            ranked = np.where(svm.max(axis=1, keepdims=True) >= self.svm_gate, svm, ranked)
+        return ranked
 
     def explain(self, X, top: int = 5) -> list[list[tuple[str, float]]]:
         """Per instance, the evidence behind its best sense: the svm's (``LinearSVM.explain``)
