@@ -5,9 +5,12 @@ The per-lexelt svm chooses only among the senses it saw. The ranker reads, for e
 candidate sense) pair, evidence that exists for any sense (``PAIR_FEATURES``): the context's
 similarity to the sense's extended gloss (stems, tf-idf: ``features.gloss``; word vectors:
 ``features.embeddings``' ``embgloss=``), to the centroid of the sense's training contexts where
-it has some, the sense's WordNet rank, WordNet's count of it (``cntlist``) and its share of the
-candidates' counts, its training weight (0 when unseen), the lexelt's, the svm's probability of
-it, and its lexicographer file. A target's distribution is the softmax, over its candidates, of
+it has some, to the contexts of its relatives in every other lexelt's training rows
+(``RELATIVES``: the other lemmas of its synset, its WordNet neighbours, its lexicographer file;
+drawn once across lexelts by ``shared_fit_params``), the sense's WordNet rank, WordNet's count of
+it (``cntlist``) and its share of the candidates' counts, its training weight (0 when unseen)
+and scarcity, the lexelt's, the svm's probability of it and confidence, and its lexicographer
+file. A target's distribution is the softmax, over its candidates, of
 the pairs' linear scores ``coef`` (a logistic regression on candidate pairs fitted across
 lexelts: ``pair_model``). The coefficients are one model for all lexelts, so they are the
 system's parameters, fitted held out by ``bench/semcor_studies/unseen_senses.py`` (the engine
@@ -15,7 +18,8 @@ fits estimators per lexelt).
 
 With ``svm_half_weight`` h the answer is instead a back-off weighted by how much the lexelt has
 seen: n / (n + h) of the svm's distribution and h / (n + h) of the ranker's, n the lexelt's
-training weight; the ranker then scores without the svm's probability.
+training weight; the ranker then scores without the svm's probability. With ``svm_gate`` g
+the svm answers alone wherever its best sense has probability g or more.
 """
 from __future__ import annotations
 
@@ -27,12 +31,14 @@ from scipy.special import softmax
 from sklearn.linear_model import LogisticRegression
 
 from wsd_classic import wordnet
+from wsd_classic.features import PREFIXES, pretrained_vectors
 from wsd_classic.features.embeddings import GLOSS_PREFIX as EMBEDDING_GLOSS_PREFIX
-from wsd_classic.features.gloss import PREFIX as GLOSS_PREFIX
+from wsd_classic.features.gloss import PREFIX as GLOSS_PREFIX, signature_text, text_words
 from wsd_classic.systems.base import SenseClassifier, prefixed_senses, prefixed_values
 from wsd_classic.systems.svm import LinearSVM
 
-EMBEDDING_PREFIX = "emb"
+EMBEDDING_PREFIX = PREFIXES["emb"]
+BAG_PREFIX = PREFIXES["bow"]
 LEXICOGRAPHER_FILES = len(wordnet.LEXICOGRAPHER_FILES)
 # A sense's relatives, whose training contexts stand in for its own: the other lemmas of its
 # synset, the synsets its ``NEIGHBOURS`` pointers reach (wninput(5WN): hypernyms, instance
@@ -47,7 +53,8 @@ PAIR_FEATURES = (
     *(f"lexname {name}" for name, _ in wordnet.LEXICOGRAPHER_FILES),
     *(feature for relative in RELATIVES
       for feature in (relative, f"{relative} - best", f"has {relative}")),
-    "scarce", "scarce x svm top", "scarce x svm entropy")
+    "scarce", "scarce x svm top", "scarce x svm entropy", "glove signature",
+    "glove signature - best")
 SVM_FEATURES = ("svm", "log svm", "scarce x svm top", "scarce x svm entropy")
 WORDNET_ORDER_FEATURES = ("1 / rank", "first", "log wordnet count", "wordnet count share")
 SVM_FLOOR = 1e-4  # the log of a probability the svm cannot give (a sense it never saw)
@@ -61,6 +68,24 @@ def lexicographer_file(key: str) -> int:
 def _unit_rows(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
     return matrix / np.where(norms > 0, norms, 1)
+
+
+def glove_mean(words) -> np.ndarray:
+    """The unit-length mean of the GloVe vectors (``pretrained_vectors.GLOVE``) of ``words``
+    (lower-cased; zeros when GloVe knows none)."""
+    vectors = pretrained_vectors.load(pretrained_vectors.GLOVE.name)
+    rows = [vectors.index[word] for word in (word.lower() for word in words)
+            if word in vectors.index]
+    mean = (vectors.matrix[rows].astype(np.float64).mean(axis=0) if rows
+            else np.zeros(vectors.dimensions))
+    return _unit_rows(mean)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def signature_glove(key: str) -> np.ndarray:
+    """``glove_mean`` of the sense's signature (``features.gloss.signature_text``: its synset's
+    words, definition and examples, its related synsets' words and definitions)."""
+    return glove_mean(text_words(signature_text(key)))
 
 
 def _add(sums: dict, place, vector: np.ndarray) -> None:
@@ -80,7 +105,7 @@ class SenseRanker(SenseClassifier):
     feature_groups = LinearSVM.feature_groups
     member_systems = ("svm",)
     state_fields = ("svm_classes",)
-    state_arrays = ("weights", "centroids", "relatives")
+    state_arrays = ("weights", "centroids", "relatives", "signatures")
 
     def __init__(self, coef: Sequence[float] | None = None, svm_half_weight: float | None = None,
                  svm_gate: float | None = None, member_params: dict | None = None,
@@ -92,6 +117,11 @@ class SenseRanker(SenseClassifier):
         # The svm's registered parameters (``systems.System.make``), which ``member_params``
         # override.
         self.member_defaults = member_defaults
+
+    @classmethod
+    def load_resources(cls) -> None:
+        """GloVe, which the signatures read."""
+        pretrained_vectors.load(pretrained_vectors.GLOVE.name)
 
     def _svm_params(self) -> dict:
         return {**(self.member_defaults or {}).get("svm", {}),
@@ -166,6 +196,8 @@ class SenseRanker(SenseClassifier):
         self.centroids_ = np.zeros((len(self.classes_), contexts.shape[1]), dtype=np.float32)
         np.add.at(self.centroids_, index, contexts * weights[:, None])
         self.centroids_ = _unit_rows(self.centroids_)
+        self.signatures_ = np.array([signature_glove(key) for key in self.classes_],
+                                    dtype=np.float32).reshape(len(self.classes_), -1)
         self.relatives_ = np.zeros((len(self.classes_), len(RELATIVES), contexts.shape[1]),
                                    dtype=np.float32)
         for column, key in enumerate(self.classes_):
@@ -211,6 +243,11 @@ class SenseRanker(SenseClassifier):
             present = np.broadcast_to(np.linalg.norm(vectors, axis=1) > 0,
                                       candidates.shape) & candidates
             relatives += [similarity, _minus_best(similarity, present), present.astype(float)]
+        signature = np.array([glove_mean(name[len(BAG_PREFIX):] for name in row
+                                         if isinstance(name, str) and name.startswith(BAG_PREFIX))
+                              for row in X]).reshape(rows, -1) @ self.signatures_.T
+        with_signature = np.broadcast_to(np.linalg.norm(self.signatures_, axis=1) > 0,
+                                         candidates.shape) & candidates
         scarce = np.broadcast_to(1 / (1 + self.weights_), candidates.shape)
         entropy = -(svm * np.log(svm + SVM_FLOOR)).sum(axis=1, keepdims=True)
         features = np.concatenate([
@@ -222,7 +259,8 @@ class SenseRanker(SenseClassifier):
             np.broadcast_to(self._lexicographer_files(),
                             (rows, len(self.classes_), LEXICOGRAPHER_FILES)),
             np.stack([*relatives, scarce, scarce * svm.max(axis=1, keepdims=True),
-                      scarce * entropy], axis=2)], axis=2)
+                      scarce * entropy, signature,
+                      _minus_best(signature, with_signature)], axis=2)], axis=2)
         return features, candidates
 
     def _class_features(self) -> np.ndarray:
