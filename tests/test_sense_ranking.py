@@ -15,7 +15,7 @@ from wsd_classic.cli import tag as tag_cli
 from wsd_classic.features.gloss import candidate_keys
 from wsd_classic.features.weighted import Weighted
 from wsd_classic.systems.sense_ranking import (
-    PAIR_FEATURES, RELATIVES, SenseRanker, lexicographer_file, pair_model)
+    PAIR_FEATURES, RELATIVES, SenseRanker, glove_mean, lexicographer_file, pair_model)
 from wsd_classic.tasks import allwords, catalogue, vector_corpus
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
@@ -173,3 +173,37 @@ def test_relatives_contexts_come_from_other_lexelts_rows_only():
     assert features[0, money, column] == pytest.approx(1.0)
     assert features[0, money, column + 1] == pytest.approx(0.0)  # the best of the candidates
     assert features[0, money, column + 2] == 1.0 and candidates.all()
+
+
+def test_glove_signature_similarity_prefers_the_sense_whose_signature_the_context_shares():
+    bank = list(candidate_keys("bank.n"))
+    model = SenseRanker().fit([context(1, 0)] * len(bank), bank)
+    rows = [[*context(1, 0), "bow=river", "bow=water", "bow=slope", "bow=land"],
+            [*context(1, 0), "bow=money", "bow=deposit", "bow=financial", "bow=loan"]]
+    features, _ = model.pair_features(rows)
+    signature = features[:, :, PAIR_FEATURES.index("glove signature")]
+    river, money = (list(model.classes_).index(key) for key in ("bank%1:17:01::", "bank%1:14:00::"))
+    assert signature[0, river] > signature[0, money] and signature[1, money] > signature[1, river]
+    lead = features[:, :, PAIR_FEATURES.index("glove signature - best")]
+    assert lead.max(axis=1) == pytest.approx([0, 0]) and (lead <= 0).all()
+    assert np.linalg.norm(glove_mean(["river", "bank"])) == pytest.approx(1, abs=1e-6)
+    assert not glove_mean(["zzzqqq"]).any()
+
+
+def test_the_svm_gate_keeps_the_svm_where_it_is_confident(trained):
+    _, rank, rows = trained
+    model = rank.models["bank.n"]
+    model.set_params(coef=tuple(FIRST_SENSE))
+    try:
+        ranked, svm = model.rank_proba(rows), model.svm_proba(rows)
+        model.set_params(svm_gate=0.0)
+        assert np.allclose(model.predict_proba(rows), svm)
+        model.set_params(svm_gate=1.01)
+        assert np.allclose(model.predict_proba(rows), ranked)
+        gate = float(np.median(svm.max(axis=1)))
+        model.set_params(svm_gate=gate)
+        confident = svm.max(axis=1) >= gate
+        assert np.allclose(model.predict_proba(rows)[confident], svm[confident])
+        assert np.allclose(model.predict_proba(rows)[~confident], ranked[~confident])
+    finally:
+        model.set_params(coef=None, svm_gate=None)
