@@ -15,15 +15,19 @@ each by accuracy (the answer is one of the gold keys) and by the macro F1 over g
 Maru et al.'s challenge sets (``scoring.raganato.score_macro``). WordNet's sense order
 and counts come from SemCor itself: as published, a removed sense keeps the rank and count its
 SemCor instances earned. The study therefore takes them as they would be had SemCor tagged
-neither the held-out files nor the removed senses (``as_if_untagged``); the figures with them as
-published, and without those features, are kept beside.
+neither the held-out files nor the removed senses (``as_if_untagged``); the stacked ranker's
+figures with them as published, and its figures without those features, are kept beside.
 
 The ranker's coefficients are one logistic regression on (context, candidate) pairs across
 lexelts. Here they are fitted on the held-out targets themselves, cross-fitted: on the
 documents of one half of the held-out files, scored on the other half, and the other way round,
-so that every figure is held out. Two ways of combining it with the svm are measured: the
-ranker stacked on the svm's probability (one of its features), and a back-off that gives the
-svm n / (n + h) of the weight, n the lexelt's training weight, for each h of ``HALF_WEIGHTS``.
+so that every figure is held out. Ways of combining it with the svm are measured: the ranker
+stacked on the svm's probability (one of its features), on all the pair features and without
+each group of them (``FEATURE_SETS``); a back-off that gives the svm n / (n + h) of the weight,
+n the lexelt's training weight, for each h of ``HALF_WEIGHTS``; and the stacked ranker leaning
+towards scarce senses (a bonus on ``1 / (1 + training weight)``, ``BONUSES``) and gated (the
+svm answers alone where its best sense has probability ``GATES`` or more), the lean and gate of
+each half chosen on the other half (those of every setting are shown too, not held out).
 The registered combination is the one with the best (a) whose (c) loses at most
 ``MAX_LOSS`` against the svm; its coefficients, fitted on all the held-out targets, go into
 the task's parameters (``tasks.catalogue``). Every system answers as ``engine.decide`` does (a
@@ -375,10 +379,11 @@ def study(table: list[HeldOutTarget], removal: dict) -> dict:
     # name: the answers, and how to register it: (the pair features' columns, half weight,
     # scarce bonus, gate); only settings whose figures are held out are chosen from
     answers, registrable = {"svm": system_answers(table, None, None)}, {}
+    stacked = {}
     for label, excluded in FEATURE_SETS.items():
         columns = columns_without(*excluded)
-        answers[f"rank {STACKED}{label}"] = system_answers(table, cross_fitted(table, columns),
-                                                           None)
+        stacked[label] = cross_fitted(table, columns)
+        answers[f"rank {STACKED}{label}"] = system_answers(table, stacked[label], None)
         registrable[f"rank {STACKED}{label}"] = (columns, None, 0.0, None)
     columns = columns_without(*SVM_FEATURES)
     alone = cross_fitted(table, columns)
@@ -388,7 +393,7 @@ def study(table: list[HeldOutTarget], removal: dict) -> dict:
         answers[f"rank {BACK_OFF} h={half_weight:g}"] = system_answers(table, alone, half_weight)
         registrable[f"rank {BACK_OFF} h={half_weight:g}"] = (columns, half_weight, 0.0, None)
     # The lean towards scarce senses and the gate, each chosen on the other half
-    leaning = leans(table, cross_fitted(table, columns_without()))
+    leaning = leans(table, stacked[""])
     for (bonus, gate), given in leaning.items():
         if bonus or gate:
             answers[f"rank {STACKED}, scarce bonus {bonus:g}"
