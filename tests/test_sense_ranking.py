@@ -16,6 +16,7 @@ from wsd_classic.features.gloss import candidate_keys
 from wsd_classic.features.weighted import Weighted
 from wsd_classic.systems.sense_ranking import (
     PAIR_FEATURES, RELATIVES, SenseRanker, glove_mean, lexicographer_file, pair_model)
+from wsd_classic.systems.svm import LinearSVM
 from wsd_classic.tasks import allwords, catalogue, vector_corpus
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
@@ -207,3 +208,19 @@ def test_the_svm_gate_keeps_the_svm_where_it_is_confident(trained):
         assert np.allclose(model.predict_proba(rows)[~confident], ranked[~confident])
     finally:
         model.set_params(coef=None, svm_gate=None)
+
+
+def test_bin_train_hands_the_svm_it_trained_to_the_ranker(tmp_path, monkeypatch):
+    fits = []
+    original = LinearSVM.fit
+
+    def counted(self, *args, **kwargs):
+        fits.append(self)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(LinearSVM, "fit", counted)
+    monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path / "cache"))
+    allwords.train_semcor(SEMCOR, ["svm"], tmp_path / "alone")
+    alone = len(fits)
+    allwords.train_semcor(SEMCOR, ["svm", "rank"], tmp_path / "both")
+    assert alone and len(fits) == 2 * alone

@@ -195,6 +195,8 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
         lines.append(f"WordNet 3.0 examples of the polysemous lexelts' senses: "
                      f"{len(data.examples.sample):,}, training instances for {', '.join(learners)}")
     # Like bin/train's lexical-sample runs: the task's models change all at once, one run at a time.
+    # A system made of others takes their models trained earlier in the run (engine.train).
+    earlier: dict[str, TrainedSystem] = {}
     with staging.exclusive(models_root, task.name), \
             staging.staged_directory(Path(models_root) / task.name) as stage:
         for name in names:
@@ -203,7 +205,11 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
                 lines.append(f"{name}: nothing to train (WordNet's first sense)")
                 continue
             with timer.stage(f"train {name}"):
-                trained = train_system(name, data, jobs, task=task)
+                trained = train_system(name, data, jobs, task=task, fitted=earlier)
+            if any(name in systems.get(other).estimator.member_systems
+                   for other in names[names.index(name) + 1:]
+                   if systems.get(other).estimator is not None):
+                earlier[name] = trained
             with timer.stage("save"):
                 modelstore.save(trained, models_root, task_dir=stage)
             lines.append(f"{name}: {system.estimator.__name__} estimators for "
