@@ -12,7 +12,7 @@ import pytest
 
 from wsd_classic.corpora.allwords import AllWordsCorpus
 from wsd_classic.systems.first_sense import first_sense
-from wsd_classic.systems.sense_ranking import PAIR_FEATURES
+from wsd_classic.systems.sense_ranking import BASE_FEATURES, PAIR_FEATURES
 from wsd_classic.tasks import allwords, vector_corpus
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.tagger import Tagger
@@ -80,14 +80,17 @@ def test_table_answers_as_the_tagger_does(data, simulated):
     answers = semcor_unseen.system_answers(table, None, None)
     assert answers == {answer.instance_id: answer.key for answer in tagged}
     ranked = [target for target in table if target.features is not None]
-    assert ranked and all(target.features.shape == (len(target.classes), len(PAIR_FEATURES))
+    assert ranked and all(target.features.shape == (len(target.classes), len(BASE_FEATURES))
                           for target in ranked)
+    assert all(target.features.shape == (len(target.classes), len(PAIR_FEATURES))
+               for target in semcor_unseen.interacting(ranked))
 
 
 def test_a_ranker_that_reads_only_the_first_sense_answers_it(simulated):
     table, _ = simulated
     coef = np.zeros(len(PAIR_FEATURES))
     coef[PAIR_FEATURES.index("first")] = 10.0
+    table = semcor_unseen.interacting(table)
     answers = semcor_unseen.system_answers(
         table, {target.id: coef for target in table}, None)
     for target in table:
@@ -98,6 +101,7 @@ def test_a_ranker_that_reads_only_the_first_sense_answers_it(simulated):
 
 def test_study_scores_the_three_subsets(simulated):
     table, removal = simulated
+    table = semcor_unseen.interacting(table)
     result = semcor_unseen.study(table, removal)
     removed = set(removal["removed_senses"])
     svm = result["systems"]["svm"]
@@ -134,7 +138,7 @@ def test_wordnet_order_and_counts_as_if_semcor_had_not_tagged_the_removed_senses
                 # a removed first sense goes behind its lemma's senses that kept a count
                 assert after.features[column, first] == 0
     assert checked
-    others = [index for index, name in enumerate(PAIR_FEATURES)
+    others = [index for index, name in enumerate(BASE_FEATURES)
               if name not in semcor_unseen.WORDNET_ORDER_FEATURES]
     assert all(np.array_equal(before.features[:, others], after.features[:, others])
                for before, after in zip(table, untagged) if before.features is not None)

@@ -56,8 +56,8 @@ from wsd_classic.features.featurizer import row
 from wsd_classic.scoring.raganato import score_macro
 from wsd_classic.systems.first_sense import first_sense
 from wsd_classic.systems.sense_ranking import (
-    PAIR_FEATURES, RELATIVES, SVM_FEATURES, WORDNET_ORDER_FEATURES, lemma_senses, pair_model,
-    wordnet_count, wordnet_order_features)
+    BASE_FEATURES, INTERACTIONS, PAIR_FEATURES, RELATIVES, SVM_FEATURES, WORDNET_ORDER_FEATURES,
+    lemma_senses, pair_model, wordnet_count, wordnet_order_features, with_interactions)
 from wsd_classic.tasks import allwords, engine, vector_corpus
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.wordnet import wordnet_senses
@@ -76,7 +76,9 @@ RELATIVE_FEATURES = tuple(feature for relative in RELATIVES
                           for feature in (relative, f"{relative} - best", f"has {relative}"))
 SCARCITY_FEATURES = ("scarce", "scarce x svm top", "scarce x svm entropy")
 # The stacked ranker on each feature set, by label: all, and without each addition
-FEATURE_SETS = {"": (), " without relatives": RELATIVE_FEATURES,
+FEATURE_SETS = {"": (), " without products": tuple(f"{factor} x {feature}"
+                                                    for factor, feature in INTERACTIONS),
+                " without relatives": RELATIVE_FEATURES,
                 " without relatives and scarcity": (*RELATIVE_FEATURES, *SCARCITY_FEATURES),
                 " without WordNet's order and counts": WORDNET_ORDER_FEATURES}
 STACKED, BACK_OFF = "stacked", "back-off"
@@ -156,7 +158,8 @@ def held_out_table(data: allwords.TrainingData, training: allwords.TrainingData,
         features, candidates = model.pair_features(rows)
         svm_proba = model.svm_proba(rows)
         table += [HeldOutTarget(*fields, classes=classes, svm=svm_proba[index],
-                                features=features[index].astype(np.float32),
+                                features=features[index, :, :len(BASE_FEATURES)].astype(
+                                    np.float32),
                                 candidates=candidates[index],
                                 lexelt_weight=float(model.weights_.sum()))
                   for index, fields in enumerate(common)]
@@ -180,7 +183,7 @@ def simulate(data: allwords.TrainingData, split: Callable, share: float, seed: i
 
 def cached_table(args) -> tuple[list[HeldOutTarget], dict]:
     """``simulate`` on SemCor, from the cache or computed."""
-    key = hashlib.sha256(repr((args.unseen_share, args.unseen_seed, PAIR_FEATURES,
+    key = hashlib.sha256(repr((args.unseen_share, args.unseen_seed, BASE_FEATURES,
                                TASK.system_params("svm"))).encode()).hexdigest()[:16]
     path = settings.cache_dir() / "bench" / f"unseen-senses-{key}.joblib"
     if path.is_file():
@@ -242,7 +245,16 @@ def pairs(table: Sequence[HeldOutTarget]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def columns_without(*names: str) -> list[int]:
-    return [index for index, name in enumerate(PAIR_FEATURES) if name not in names]
+    """The columns of ``PAIR_FEATURES`` but ``names`` and the products of one of them."""
+    return [index for index, name in enumerate(PAIR_FEATURES)
+            if name not in names and not set(name.split(" x ")) & set(names)]
+
+
+def interacting(table: list[HeldOutTarget]) -> list[HeldOutTarget]:
+    """The table (``BASE_FEATURES``) with the ``INTERACTIONS`` products added."""
+    return [target if target.features is None else dataclasses.replace(
+        target, features=with_interactions(target.features).astype(np.float32))
+        for target in table]
 
 
 def halves(table: Sequence[HeldOutTarget]) -> list[int]:
@@ -332,7 +344,8 @@ def unseen_senses(args) -> dict:
     started = time.perf_counter()
     table, removal = cached_table(args)
     removed = set(removal["removed_senses"])
-    result = study(as_if_untagged(table, removed), removal)
+    result = study(interacting(as_if_untagged(table, removed)), removal)
+    table = interacting(table)
     published = system_answers(table, cross_fitted(table, columns_without()), None)
     return {**result, "protocol": {**result["protocol"], "unseen_share": args.unseen_share,
                                    "seed": args.unseen_seed,

@@ -46,7 +46,7 @@ LEXICOGRAPHER_FILES = len(wordnet.LEXICOGRAPHER_FILES)
 # related) and its lexicographer file.
 RELATIVES = ("synset mates", "neighbours", "lexicographer file")
 NEIGHBOURS = ("@", "@i", "~", "~i", "&", "$", "^", "+")
-PAIR_FEATURES = (
+BASE_FEATURES = (
     "gloss", "gloss - best", "embgloss", "embgloss - best", "centroid", "centroid - best",
     "has centroid", "log training weight", "unseen", "unseen x log lexelt weight",
     "1 / rank", "first", "log wordnet count", "wordnet count share", "svm", "log svm",
@@ -55,6 +55,15 @@ PAIR_FEATURES = (
       for feature in (relative, f"{relative} - best", f"has {relative}")),
     "scarce", "scarce x svm top", "scarce x svm entropy", "glove signature",
     "glove signature - best")
+# What stands in for a sense's own training instances weighs more the scarcer they are and the
+# less sure the svm is: products a linear score cannot form alone.
+KNOWLEDGE = ("gloss", "gloss - best", "embgloss", "embgloss - best", "synset mates",
+             "synset mates - best", "neighbours", "neighbours - best", "lexicographer file",
+             "lexicographer file - best", "glove signature", "glove signature - best", "1 / rank",
+             "first")
+INTERACTIONS = tuple((factor, feature) for factor in ("scarce", "svm entropy")
+                     for feature in KNOWLEDGE)
+PAIR_FEATURES = (*BASE_FEATURES, *(f"{factor} x {feature}" for factor, feature in INTERACTIONS))
 SVM_FEATURES = ("svm", "log svm", "scarce x svm top", "scarce x svm entropy")
 WORDNET_ORDER_FEATURES = ("1 / rank", "first", "log wordnet count", "wordnet count share")
 SVM_FLOOR = 1e-4  # the log of a probability the svm cannot give (a sense it never saw)
@@ -68,6 +77,16 @@ def lexicographer_file(key: str) -> int:
 def _unit_rows(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
     return matrix / np.where(norms > 0, norms, 1)
+
+
+def with_interactions(base: np.ndarray) -> np.ndarray:
+    """``BASE_FEATURES`` (their last axis) with the ``INTERACTIONS`` products after them."""
+    column = BASE_FEATURES.index
+    scarce = base[..., column("scarce")]
+    factors = {"scarce": scarce, "svm entropy": base[..., column("scarce x svm entropy")] / scarce}
+    return np.concatenate([base, np.stack([factors[factor] * base[..., column(feature)]
+                                           for factor, feature in INTERACTIONS], axis=-1)],
+                          axis=-1)
 
 
 def glove_mean(words) -> np.ndarray:
@@ -261,7 +280,7 @@ class SenseRanker(SenseClassifier):
             np.stack([*relatives, scarce, scarce * svm.max(axis=1, keepdims=True),
                       scarce * entropy, signature,
                       _minus_best(signature, with_signature)], axis=2)], axis=2)
-        return features, candidates
+        return with_interactions(features), candidates
 
     def _class_features(self) -> np.ndarray:
         """Classes x the features of a sense alone: its training weight, WordNet's rank and
