@@ -119,12 +119,19 @@ def _minus_best(values: np.ndarray, present: np.ndarray) -> np.ndarray:
 
 class SenseRanker(SenseClassifier):
     """Per lexelt: its candidates, each one's training weight and centroid, and the svm member;
-    the scores' ``coef`` are shared by every lexelt (``PAIR_FEATURES``, in order)."""
+    the scores' ``coef`` are shared by every lexelt (``PAIR_FEATURES``, in order). The svm
+    member takes its registered parameters (``member_defaults``, which ``systems.System.make``
+    hands in) with ``member_params["svm"]`` over them."""
 
     feature_groups = LinearSVM.feature_groups
     member_systems = ("svm",)
     state_fields = ("svm_classes",)
     state_arrays = ("weights", "centroids", "relatives", "signatures")
+
+    @classmethod
+    def load_resources(cls) -> None:
+        """GloVe, which the signatures read."""
+        pretrained_vectors.load(pretrained_vectors.GLOVE.name)
 
     def __init__(self, coef: Sequence[float] | None = None, svm_half_weight: float | None = None,
                  svm_gate: float | None = None, member_params: dict | None = None,
@@ -133,14 +140,7 @@ class SenseRanker(SenseClassifier):
         self.svm_half_weight = svm_half_weight
         self.svm_gate = svm_gate
         self.member_params = member_params
-        # The svm's registered parameters (``systems.System.make``), which ``member_params``
-        # override.
         self.member_defaults = member_defaults
-
-    @classmethod
-    def load_resources(cls) -> None:
-        """GloVe, which the signatures read."""
-        pretrained_vectors.load(pretrained_vectors.GLOVE.name)
 
     def _svm_params(self) -> dict:
         return {**(self.member_defaults or {}).get("svm", {}),
