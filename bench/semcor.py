@@ -51,6 +51,11 @@ defaults (``combination.POOLS``).
 first sense, WordNet's database order, alphabetical sense keys) on every dataset beside the
 published MFS: it explains the published baseline, and chooses nothing
 (bench/results/semcor_mfs.json).
+
+``--unseen-senses [--unseen-share 0.15] [--unseen-seed 0]`` simulates senses unseen in training
+on held-out SemCor files and scores svm and the sense ranker on them
+(``semcor_studies/unseen_senses.py``, bench/results/semcor_unseen_senses.json; other shares and
+seeds in semcor_unseen_senses_<share>_<seed>.json).
 """
 from __future__ import annotations
 
@@ -73,6 +78,8 @@ from semcor_studies.mfs import mfs_back_offs  # noqa: E402
 from semcor_studies.prior import tune_prior  # noqa: E402
 from semcor_studies.scale import tune_scale  # noqa: E402
 from semcor_studies.svm_parameter import tune_svm  # noqa: E402
+from semcor_studies.unseen_senses import SEED as UNSEEN_SEED, SHARE as UNSEEN_SHARE  # noqa: E402
+from semcor_studies.unseen_senses import unseen_senses  # noqa: E402
 
 
 def main() -> int:
@@ -142,6 +149,13 @@ def main() -> int:
                         help="the benchmark's results file (default bench/results/semcor.json)")
     parser.add_argument("--mfs-back-offs", action="store_true",
                         help="instead: mfs's F1 per back-off for lemmas SemCor never tagged")
+    parser.add_argument("--unseen-senses", action="store_true",
+                        help="instead: senses unseen in training simulated on held-out SemCor "
+                             "files; svm and the sense ranker on the removed senses, rare "
+                             "senses and all")
+    parser.add_argument("--unseen-share", type=float, default=UNSEEN_SHARE,
+                        help="with --unseen-senses: the share of senses removed from training")
+    parser.add_argument("--unseen-seed", type=int, default=UNSEEN_SEED)
     args = parser.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
     studies = [(args.tune_context, tune_context, "semcor_context.json"),
@@ -162,6 +176,10 @@ def main() -> int:
                (args.tune_prior, tune_prior, "semcor_svm_prior.json"),
                (args.tune_combo_mixture, tune_combo_mixture, "semcor_combo_mixture.json"),
                (args.mfs_back_offs, mfs_back_offs, "semcor_mfs.json"),
+               (args.unseen_senses, unseen_senses,
+                "semcor_unseen_senses.json" if (args.unseen_share, args.unseen_seed) == (
+                    UNSEEN_SHARE, UNSEEN_SEED)
+                else f"semcor_unseen_senses_{args.unseen_share:g}_{args.unseen_seed}.json"),
                (args.tune_emb, tune_embeddings, "semcor_emb.json")]
     chosen = next(((study, name) for wanted, study, name in studies if wanted), None)
     if chosen:

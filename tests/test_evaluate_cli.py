@@ -1,6 +1,7 @@
 """``bin/evaluate --task semcor`` (and ``bin/train --task semcor``) on the miniature fixtures."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shutil
@@ -12,6 +13,7 @@ from wsd_classic.cli import evaluate, train
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.raganato import read_raganato_key
 from wsd_classic.errors import WsdError
+from wsd_classic.scoring.raganato import score_macro, score_raganato
 from wsd_classic.tasks import allwords
 from wsd_classic.tasks.allwords_evaluation import resolve_dataset, resolve_datasets
 
@@ -56,8 +58,13 @@ def test_keys_scores_and_table(models_root, tmp_path, capsys):
     assert scores["mfs"]["allwords_sample"]["correct"] == 5
     assert scores["svm"]["allwords_sample"]["f1"] == pytest.approx(7 / 8)
     lines = out.splitlines()
-    assert "allwords_sample" in lines[1] and lines[2].split() == ["P", "R", "F1"]
-    assert lines[4].split() == ["svm", "(ours)", "87.5", "87.5", "87.5"]
+    assert "allwords_sample" in lines[1] and lines[2].split() == ["P", "R", "F1", "mF1"]
+    # svm misses peculiarity only, with a sense no gold key names: of the 8 gold senses
+    # peculiarity's scores F1 0, each other 1 (wn1 misses the money bank with the river bank's
+    # sense, which then also loses precision: 2/3, and 0 for the money bank and peculiarity)
+    assert scores["svm"]["allwords_sample"]["macro_f1"] == pytest.approx(7 / 8)
+    assert scores["wn1"]["allwords_sample"]["macro_f1"] == pytest.approx((5 + 2 / 3) / 8)
+    assert lines[4].split() == ["svm", "(ours)", "87.5", "87.5", "87.5", "87.5"]
     assert "published" not in out  # no published figures for this dataset
     assert "targets/s" in out and "time:" in out
 
@@ -67,7 +74,8 @@ def test_table_shows_published_rows_for_the_registered_datasets():
     table = evaluate.results_table({"svm": {"senseval2": figures, "semeval2007": figures}},
                                    ["senseval2", "semeval2007"])
     rows = {line.split()[0]: line.split()[1:] for line in table.splitlines()[4:]}
-    assert rows["svm"] == ["(ours)", "70.0", "70.0", "70.0", "70.0", "70.0", "70.0"]
+    # figures kept from a run without macro F1 show "-" there
+    assert rows["svm"] == ["(ours)", "70.0", "70.0", "70.0", "-", "70.0", "70.0", "70.0", "-"]
     assert rows["MFS"] == ["65.6", "54.5"] and rows["IMS"] == ["70.9", "61.3"]
     assert rows["WN"] == ["1st", "sense", "66.8", "55.2"]
     assert "IMS+emb" not in rows  # published on ALL only
@@ -206,3 +214,41 @@ def test_train_dispatches_the_semcor_task(tmp_path, capsys):
     assert "unknown system lesk for task semcor; known: mfs, wn1, svm, dlist" in capsys.readouterr().err
     assert train.main(["--task", "semcor", "--learning-curve"]) == 2
     assert "--learning-curve is for lexical samples, not --task semcor" in capsys.readouterr().err
+
+
+HARD_BENCHMARK = FIXTURES / "hard_benchmark"
+
+
+def test_challenge_set_by_name_from_the_data_dir(models_root, tmp_path, capsys, monkeypatch):
+    # The fixture copies 42D's layout and format, not its bytes: register the fixture's hashes
+    # under the set's name, so that the name resolves through --data-dir as the real set would.
+    registered = registry.DATASETS["42D"]
+    directory = HARD_BENCHMARK / registered.directory
+    monkeypatch.setitem(registry.DATASETS, "42D", dataclasses.replace(registered, files=tuple(
+        dataclasses.replace(entry, sha256=registry.file_sha256(directory / entry.path))
+        for entry in registered.files)))
+    status, out, err = run(capsys, "--datasets", "42D", "--systems", "wn1,svm",
+                           "--data-dir", str(HARD_BENCHMARK), "--models-dir", str(models_root),
+                           "--out-dir", str(tmp_path))
+    assert status == 0, err
+    gold = read_raganato_key(directory / "42D.gold.key.txt")
+    scores = json.loads((tmp_path / "semcor" / "scores.json").read_text())
+    rows = {line.split()[0]: line.split()[2:] for line in out.splitlines()[4:6]}
+    for system in ("wn1", "svm"):
+        answers = read_raganato_key(tmp_path / "semcor" / f"{system}.42D.key")
+        assert list(answers) == list(gold)
+        figures, macro = scores[system]["42D"], score_macro(gold, answers)
+        assert figures["macro_f1"] == pytest.approx(macro.f1) and figures["senses"] == 7
+        assert figures["f1"] == pytest.approx(score_raganato(gold, answers, quiet=True).f1)
+        assert rows[system][3] == f"{100 * macro.f1:.1f}"
+    # wn1 takes the river bank for the bank lending money, so macro F1 and micro F1 part
+    assert scores["wn1"]["42D"]["macro_f1"] < scores["wn1"]["42D"]["f1"]
+
+
+def test_challenge_set_missing_from_the_data_dir_says_where_to_get_it(tmp_path, capsys):
+    status, out, err = run(capsys, "--datasets", "42D,hardEN", "--data-dir", str(tmp_path),
+                           "--out-dir", str(tmp_path))
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1
+    assert str(tmp_path / "raganato" / "42D" / "42D.data.xml") in err
+    assert "SapienzaNLP/wsd-hard-benchmark" in err and "wsd_hard_benchmark/42D/" in err

@@ -259,3 +259,38 @@ def test_no_download_when_downloads_are_off(tmp_path, server, throwaway):
     with pytest.raises(WsdError, match="downloads are disabled: fetch it from http://127.0.0.1"):
         registry.locate("throwaway", tmp_path, download=False)
     assert server.requests == []
+
+
+# --- Maru et al.'s challenge sets ---------------------------------------------------------------
+
+CHALLENGE_SETS = ("42D", "hardEN", "softEN", "ALLamended", "S10amended")
+
+
+@pytest.mark.parametrize("name", CHALLENGE_SETS)
+def test_challenge_sets_are_raganato_sets_with_their_published_hashes(name):
+    dataset = registry.DATASETS[name]
+    assert dataset.directory == f"raganato/{name}"
+    assert [entry.path for entry in dataset.files] == [f"{name}.data.xml",
+                                                        f"{name}.gold.key.txt"]
+    assert all(len(entry.sha256) == 64 and entry.url is None for entry in dataset.files)
+    assert "SapienzaNLP/wsd-hard-benchmark" in dataset.source
+    assert f"wsd_hard_benchmark/{name}/" in dataset.source and "CC BY-NC 4.0" in dataset.source
+
+
+def test_challenge_set_hashes_are_those_of_issue_34():
+    assert registry.DATASETS["42D"].files[0].sha256 == (
+        "45ae38a0f3758c03ca4a568e5d031ac0baa09784b70cb257bbd64e3a1be5cf1a")
+    assert registry.DATASETS["S10amended"].files[1].sha256 == (
+        "403e08c099360344b5230b3781b75c2dc3514a4954387cf3490e4a209fa58dd9")
+    hashes = [entry.sha256 for name in CHALLENGE_SETS for entry in registry.DATASETS[name].files]
+    assert len(set(hashes)) == len(hashes)
+
+
+def test_missing_challenge_set_says_where_to_get_it(tmp_path):
+    with pytest.raises(WsdError) as caught:
+        registry.locate("hardEN", tmp_path)
+    message = str(caught.value)
+    assert caught.value.path == str(tmp_path / "raganato" / "hardEN" / "hardEN.data.xml")
+    assert "hardEN.data.xml of dataset hardEN not found" in message
+    assert registry.DATASETS["hardEN"].files[0].sha256 in message
+    assert "SapienzaNLP/wsd-hard-benchmark" in message and "raganato/hardEN/" in message

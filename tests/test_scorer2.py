@@ -17,7 +17,8 @@ from wsd_classic.corpora.keys import read_key
 from wsd_classic.corpora.sensemap import read_sensemap
 from wsd_classic.errors import WsdError
 from wsd_classic.scoring import MAX_WARNINGS
-from wsd_classic.scoring.raganato import score_raganato, score_raganato_files
+from wsd_classic.scoring.raganato import (
+    MacroResult, score_macro, score_raganato, score_raganato_files)
 from wsd_classic.scoring.scorer2 import score
 
 SENSEVAL2 = Path(os.environ.get(settings.DATA_ENV) or "/work/shared/data") / "senseval2-ls"
@@ -279,3 +280,36 @@ def test_raganato_files_are_read_and_a_line_without_a_key_is_refused(tmp_path):
     (tmp_path / "pred.txt").write_text("t0 b\nt1\n")
     assert_error_at(lambda predictions: score_raganato_files(tmp_path / "gold.txt", predictions),
                     tmp_path / "pred.txt", 2, "has no sense key")
+
+
+# The challenge sets' macro F1 over gold senses -------------------------------------------------
+
+def test_macro_figures_average_each_gold_sense_by_hand():
+    gold = {"t1": ("a",), "t2": ("a",), "t3": ("b",), "t4": ("c", "d"), "t5": ("e",),
+            "t6": ("g",)}
+    predicted = {"t1": ("a",), "t2": ("b",), "t3": ("b",), "t4": ("d",), "t5": ("e", "f"),
+                 "t9": ("a",)}
+    result = score_macro(gold, predicted)
+    # Per gold sense (true positives, false positives, false negatives) -> P, R, F1:
+    # a (1, 0, 1) -> 1, 1/2, 2/3; b (1, 1, 0) -> 1/2, 1, 2/3; c and d (1, 0, 0) -> 1, 1, 1;
+    # e: t5 names two keys, one wrong, so each key gets 1/2 of a false positive and e 1/2 of a
+    # true positive: (1/2, 1/2, 0) -> 1/2, 1, 2/3; g unanswered (0, 0, 1) -> 0, 0, 0.
+    # f is no gold sense and t9 no gold instance: neither is averaged.
+    assert result.senses == 6
+    assert result.precision == pytest.approx((1 + 0.5 + 1 + 1 + 0.5 + 0) / 6)
+    assert result.recall == pytest.approx((0.5 + 1 + 1 + 1 + 1 + 0) / 6)
+    assert result.f1 == pytest.approx((2 / 3 + 2 / 3 + 1 + 1 + 2 / 3 + 0) / 6)
+
+
+def test_macro_f1_weighs_a_rare_sense_as_much_as_a_frequent_one():
+    gold = {f"t{index}": ("common",) for index in range(9)} | {"t9": ("rare",)}
+    always_common = {instance: ("common",) for instance in gold}
+    micro = score_raganato(gold, always_common, quiet=True)
+    macro = score_macro(gold, always_common)
+    assert micro.f1 == pytest.approx(0.9)
+    # common: P 9/10, R 1, F1 18/19; rare: 0
+    assert macro.f1 == pytest.approx((18 / 19) / 2)
+
+
+def test_macro_of_nothing_is_zero():
+    assert score_macro({}, {"t0": ("a",)}) == MacroResult(0.0, 0.0, 0.0, 0)

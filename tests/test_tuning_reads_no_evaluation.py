@@ -1,9 +1,10 @@
 """Tuning never opens an evaluation file: every tuning entry point of bench/ (``tune.py``,
 ``tune.py --emb``, ``tune_combo.py``, ``tune_gloss.py``, each ``--tune-*`` study of
-``semcor.py``) and the word vectors' training corpus run on fixtures in the real layout, in one
-subprocess (``tuning_under_watch.py``) that records and refuses every opening of the SENSEVAL-2
-test XML and key, the Raganato evaluation sets other than the development set semeval2007
-(which the SemCor studies score on, by design) and AmbiStory's dev and test files."""
+``semcor.py`` and its ``--unseen-senses``) and the word vectors' training corpus run on fixtures
+in the real layout, in one subprocess (``tuning_under_watch.py``) that records and refuses every
+opening of the SENSEVAL-2 test XML and key, the Raganato evaluation sets other than the
+development set semeval2007 (which the SemCor studies score on, by design) and AmbiStory's dev
+and test files."""
 from __future__ import annotations
 
 import json
@@ -25,7 +26,8 @@ SEMCOR_STUDIES = {  # semcor.py's tuning options, each with the least arguments 
     "--tune-context": ["0"], "--tune-svm": ["C=1"], "--tune-examples": [],
     "--tune-example-lexelts": [], "--tune-emb": ["exponential:10:1:0"],
     "--tune-scale": ["gloss=1"], "--tune-combo": [], "--tune-combo-unseen": [],
-    "--tune-prior": [], "--tune-discourse": ["0,0.5"], "--tune-combo-mixture": ["1"]}
+    "--tune-prior": [], "--tune-discourse": ["0,0.5"], "--tune-combo-mixture": ["1"],
+    "--unseen-senses": ["--unseen-share", "0.5"]}
 
 
 def dataset_file(name: str, filename: str) -> str:
@@ -72,7 +74,8 @@ def run_under_watch(tmp_path: Path, runs: list) -> dict:
 
 def test_semcor_studies_listed_are_every_tuning_option():
     command = (REPO / "bench" / "semcor.py").read_text()
-    assert set(re.findall(r'add_argument\("(--tune-[a-z-]+)"', command)) == set(SEMCOR_STUDIES)
+    assert set(re.findall(r'add_argument\("(--tune-[a-z-]+|--unseen-senses)"', command)) == set(
+        SEMCOR_STUDIES)
 
 
 @pytest.mark.filterwarnings("ignore")

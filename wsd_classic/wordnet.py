@@ -381,6 +381,12 @@ def examples(key: str) -> list[str]:
     return list(synset_at(*location).examples) if location is not None else []
 
 
+def lemma_count(key: str) -> int:
+    """SemCor frequency of the sense (WordNet's ``cntlist``), 0 for an unknown key."""
+    lemma = lemma_of_key(key)
+    return lemma.count() if lemma is not None else 0
+
+
 def unknown_keys(keys) -> list[str]:
     """The sense keys (``%`` tags only; ``U``/``P`` are not keys) WordNet 3.0 does not know."""
     return sorted({key for key in keys if "%" in key and not knows_key(key)})

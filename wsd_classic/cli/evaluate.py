@@ -6,9 +6,11 @@
     bin/evaluate --benchmark ambistory [--data-dir DIR] [--models-dir DIR] [--out-dir DIR]
 
 ``--datasets`` takes registered names (senseval2, senseval3, semeval2007, semeval2013,
-semeval2015, ALL, lexen-v1) and paths of ``NAME.data.xml`` files with ``NAME.gold.key.txt``
-beside them. Keys go to ``results/semcor/<system>.<dataset>.key``, figures to
-``results/semcor/scores.json``; the table shows them beside the published rows of Raganato et al.
+semeval2015, ALL, lexen-v1, and Maru et al.'s challenge sets 42D, hardEN, softEN, ALLamended,
+S10amended, which a user puts in the data directory) and paths of ``NAME.data.xml`` files with
+``NAME.gold.key.txt`` beside them. Keys go to ``results/semcor/<system>.<dataset>.key``, figures to
+``results/semcor/scores.json``; the table shows micro P/R/F1 and the F1 macro-averaged over gold
+senses (mF1, as the challenge sets report it) beside the published rows of Raganato et al.
 (2017).
 ``--benchmark`` runs a benchmark of ``wsd_classic.benchmarks`` instead: ``sensebench`` writes
 SenseBench baseline keys of the systems to ``results/sensebench/`` (default dataset ALL), and
@@ -29,7 +31,7 @@ from wsd_classic.tasks.allwords_evaluation import evaluate, resolve_datasets
 from wsd_classic.tasks.timing import StageTimer
 
 DEFAULT_DATASETS = "senseval2,senseval3,semeval2007"
-COLUMN = 18  # width of one dataset's "P R F1" group
+COLUMN = 26  # width of one dataset's "P R F1 mF1" group
 
 
 def parse_args(argv):
@@ -94,17 +96,19 @@ def main(argv=None):
 
 
 def results_table(scores: dict[str, dict[str, dict]], datasets: list[str]) -> str:
-    """P/R/F1 (%) of our systems per dataset, best F1 on the first dataset first, then the
-    published F1 of Raganato et al. (2017) where it exists."""
+    """P/R/F1 and macro F1 over senses (%) of our systems per dataset, best F1 on the first
+    dataset first, then the published F1 of Raganato et al. (2017) where it exists. Figures
+    kept from a run that did not compute the macro F1 show "-" there."""
     header = f"{'system':<16}" + "".join(f"{name:>{COLUMN}}" for name in datasets)
-    subheader = f"{'':<16}" + f"{'P':>8}{'R':>5}{'F1':>5}" * len(datasets)
-    lines = ["All-words WSD, Raganato et al.'s scorer (%)", header, subheader,
-             "-" * len(header)]
+    subheader = f"{'':<16}" + f"{'P':>8}{'R':>6}{'F1':>6}{'mF1':>6}" * len(datasets)
+    lines = ["All-words WSD, Raganato et al.'s scorer (%; mF1: macro F1 over gold senses)",
+             header, subheader, "-" * len(header)]
     ranked = sorted(scores.items(), key=lambda item: -item[1][datasets[0]]["f1"])
     for system, figures in ranked:
         lines.append(f"{system + ' (ours)':<16}" + "".join(
-            f"{100 * figures[name]['precision']:>8.1f}{100 * figures[name]['recall']:>5.1f}"
-            f"{100 * figures[name]['f1']:>5.1f}" for name in datasets))
+            f"{100 * figures[name]['precision']:>8.1f}{100 * figures[name]['recall']:>6.1f}"
+            f"{100 * figures[name]['f1']:>6.1f}" + _macro_column(figures[name])
+            for name in datasets))
     published = [(system, row) for system, row in RAGANATO_2017.items()
                  if any(name in row for name in datasets)]
     if published:
@@ -114,3 +118,8 @@ def results_table(scores: dict[str, dict[str, dict]], datasets: list[str]) -> st
                 f"{row[name]:>{COLUMN}.1f}" if name in row else f"{'-':>{COLUMN}}"
                 for name in datasets))
     return "\n".join(lines)
+
+
+def _macro_column(figures: dict) -> str:
+    macro = figures.get("macro_f1")
+    return f"{'-':>6}" if macro is None else f"{100 * macro:>6.1f}"

@@ -97,7 +97,9 @@ def main(argv=None):
     if chosen_by_default:
         args.task = tagging.default_task(models_root)
     # An ad-hoc lexical sample (bin/train --train) has models but no catalogue entry.
-    known = catalogue.TASKS[args.task].systems if args.task in catalogue.TASKS else None
+    # Systems trained on request (combo, rank) tag as the task's default ones do.
+    known = (catalogue.TASKS[args.task].systems + catalogue.TASKS[args.task].on_request
+             if args.task in catalogue.TASKS else None)
     systems.check_systems([args.system], known)
     timer = StageTimer()
     counts = tagging.TagCounts()

@@ -108,6 +108,27 @@ LEXEN_URL = (f"https://raw.githubusercontent.com/GliteTech/lexen/{LEXEN_COMMIT}"
              "/exports/raganato/lexen-v1/")
 
 
+# The challenge sets of Maru et al. (ACL 2022), "Nibbling at the Hard Core of Word Sense
+# Disambiguation", in Raganato's format: 42D (rare and unseen senses), hardEN and softEN (what
+# none / some of the systems they studied solve), and the amended ALL and SemEval-2010 sets.
+HARD_BENCHMARK_SOURCE = (
+    "the challenge sets of Maru et al. (ACL 2022): the public repository "
+    "SapienzaNLP/wsd-hard-benchmark, folder wsd_hard_benchmark/{name}/ (licence CC BY-NC 4.0; "
+    "no per-file URLs); put both files in raganato/{name}/")
+HARD_BENCHMARK_SHA256 = {
+    "42D": ("45ae38a0f3758c03ca4a568e5d031ac0baa09784b70cb257bbd64e3a1be5cf1a",
+            "d6b1a81dec6f6418238a880727f033cca8a3317142a25012183483f731d53c78"),
+    "hardEN": ("7d7909082e084851af2d3d0463e01b5d2163428d9c2071298e4c4b29b2837e93",
+               "ff378ce80d8b60cbf78382d476fb782e96949c87fd716a19dcbda0649550b1b1"),
+    "softEN": ("70bb8c969dd52986854c2a8687ae49de2097957e5563f8d952605478ed03b938",
+               "0aa89b660bf707021f5ca3302c643620524b565cab3ccf725e2532482c55bd20"),
+    "ALLamended": ("7b91e0cccc6372b0482f63bf030321ed12688bc91a169d3ef81f73afcaad58b4",
+                   "c33cbc824dad5b5d5f0e2666ed308fe1a2ea05f5de7199d2f3c13f62f4a698ee"),
+    "S10amended": ("33a0dd961328a4da1e76edfa84d7e507fe955e1fc93d1c26f9b523478d5fb117",
+                   "403e08c099360344b5230b3781b75c2dc3514a4954387cf3490e4a209fa58dd9"),
+}
+
+
 def _raganato(name: str, data_sha256: str | None, gold_sha256: str | None,
               source: str | None = None, base_url: str | None = None) -> Dataset:
     """A set in Raganato's layout: ``raganato/NAME/NAME.data.xml`` and ``NAME.gold.key.txt``."""
@@ -147,6 +168,8 @@ DATASETS: dict[str, Dataset] = {dataset.name: dataset for dataset in (
                         "74c56d3b925474fc1784fb3922d9faab147931d51d0c2ac3a74fef219044b5c0"),),
     ),
     *(_raganato(name, *hashes) for name, hashes in RAGANATO_SHA256.items()),
+    *(_raganato(name, *hashes, source=HARD_BENCHMARK_SOURCE.format(name=name))
+      for name, hashes in HARD_BENCHMARK_SHA256.items()),
     Dataset(
         "ambistory", "ambistory",
         "AmbiStory (Gehring & Roth 2025), the data of SemEval-2026 Task 5: the public repository "

@@ -7,10 +7,15 @@ full credit. P = correct / answered, R = correct / gold instances, F1 = 2PR / (P
 Predictions for ids the gold file lacks are reported and ignored (the Java scorer skips them
 silently). Both files are read by ``corpora.raganato.read_raganato_key``, which refuses an id
 listed twice where the Java scorer would merge the lines.
+
+``score_macro`` gives the macro-averaged figures of Maru et al.'s challenge sets (ACL 2022, their
+``evaluate_macro_F1.py``): precision, recall and F1 per gold sense, averaged over the senses, so
+a rare sense weighs as much as a frequent one.
 """
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -58,6 +63,49 @@ def score_raganato(gold: Mapping[str, Iterable[str]], predicted: Mapping[str, It
     if not quiet:
         report_ignored(ignored)
     return RaganatoResult(correct, answered, len(gold), tuple(ignored))
+
+
+@dataclass(frozen=True)
+class MacroResult:
+    """Precision, recall and F1 averaged over the ``senses`` the gold keys name (fractions)."""
+
+    precision: float
+    recall: float
+    f1: float
+    senses: int
+
+
+def score_macro(gold: Mapping[str, Iterable[str]],
+                predicted: Mapping[str, Iterable[str]]) -> MacroResult:
+    """Macro-averaged figures over gold senses, as the challenge sets' scorer counts them.
+
+    An instance answered with n keys, one of them gold, credits each of its gold senses with
+    1/n true positive; one answered with some key outside its gold keys charges each of its n
+    keys 1/n false positive; an instance none of whose keys is gold (or unanswered, n = 1)
+    charges each of its gold senses 1/n false negative. Answers for ids the gold lacks count
+    for nothing.
+    """
+    true_positive: Counter = Counter()
+    false_positive: Counter = Counter()
+    false_negative: Counter = Counter()
+    for instance, gold_keys in gold.items():
+        gold_keys = set(gold_keys)
+        keys = set(predicted.get(instance, ()))
+        share = 1 / len(keys) if keys else 1.0
+        if keys - gold_keys:
+            for key in keys:
+                false_positive[key] += share
+        missed = not keys & gold_keys
+        for key in gold_keys:
+            (false_negative if missed else true_positive)[key] += share
+    senses = set(true_positive) | set(false_negative)
+    by_sense = []
+    for sense in senses:
+        precision = ratio(true_positive[sense], true_positive[sense] + false_positive[sense])
+        recall = ratio(true_positive[sense], true_positive[sense] + false_negative[sense])
+        by_sense.append((precision, recall, ratio(2 * precision * recall, precision + recall)))
+    averages = [ratio(sum(figures), len(by_sense)) for figures in zip(*by_sense)] or [0.0] * 3
+    return MacroResult(*averages, len(by_sense))
 
 
 def score_raganato_files(gold_path: str | os.PathLike, predicted_path: str | os.PathLike,

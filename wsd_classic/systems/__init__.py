@@ -18,6 +18,7 @@ from wsd_classic.systems.commonest import Commonest
 from wsd_classic.systems.dlist import DecisionList
 from wsd_classic.systems.first_sense import database_first_sense, first_sense
 from wsd_classic.systems.lesk import Lesk
+from wsd_classic.systems.sense_ranking import SenseRanker
 from wsd_classic.systems.svm import LinearSVM
 
 BackOff = Callable[[Sequence[str]], dict[str, float]]
@@ -70,6 +71,9 @@ SYSTEMS: dict[str, System] = {system.name: system for system in (
         "top_sense_map": (0.0, 0.0, 0.0, 0.2051, 0.2619, 0.2919, 0.2925, 0.4388, 0.4753, 0.5264,
                           0.5625, 0.6111, 0.6147, 0.6455, 0.6928, 0.704, 0.7667, 0.8341, 0.8831,
                           0.9523, 0.9665)}),
+    # Without coefficients the ranker answers as its svm member; tasks give the coefficients
+    # their own held-out data chose (tasks.catalogue).
+    System("rank", SenseRanker, needs_wordnet_keys=True),
 )}
 
 

@@ -42,6 +42,13 @@ class SenseClassifier(ClassifierMixin, BaseEstimator):
         """Load what fitting reads besides its rows, before the training workers fork and
         share it; each would otherwise load it again."""
 
+    @classmethod
+    def shared_fit_params(cls, rows: Sequence[tuple]) -> dict[str, dict]:
+        """More ``fit`` arguments per lexelt item, drawn from every lexelt's training rows
+        ``(item, X, y, weights)``: what one lexelt's model learns from the others (none
+        here; an estimator fitted per lexelt knows its own rows only)."""
+        return {}
+
     def predict(self, X) -> np.ndarray:
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
 
@@ -169,3 +176,27 @@ def check_dense_size(senses: int, features: int, rows: int) -> None:
         raise WsdError(f"{senses:,} senses x {columns:,} {name} need dense arrays of "
                        f"{senses * columns * 8 / 2 ** 30:.1f} GiB each, over the limit of "
                        f"{MAX_DENSE_ENTRIES * 8 / 2 ** 20:.0f} MiB: choose other --systems for it")
+
+
+def prefixed_senses(X, prefix: str) -> set[str]:
+    """The senses the rows' ``Weighted`` blocks of ``prefix`` name (``prefix`` + sense)."""
+    return {name[len(prefix):] for row in X for block in row
+            if not isinstance(block, str) and block.names[0].startswith(prefix)
+            for name in block.names}
+
+
+def prefixed_values(X, classes: np.ndarray, prefix: str) -> tuple[np.ndarray, np.ndarray]:
+    """Rows x classes: the value each row's ``Weighted`` block of ``prefix`` names (``prefix`` +
+    sense) gives each class (0 where none), and whether it names the class."""
+    column = {sense: index for index, sense in enumerate(classes)}
+    values = np.zeros((len(X), len(classes)))
+    named = np.zeros((len(X), len(classes)), dtype=bool)
+    for row, features in enumerate(X):
+        for block in features:
+            if not isinstance(block, str) and block.names[0].startswith(prefix):
+                for name, value in zip(block.names, block.values):
+                    index = column.get(name[len(prefix):])
+                    if index is not None:
+                        values[row, index] = value
+                        named[row, index] = True
+    return values, named

@@ -49,7 +49,8 @@ from sklearn.isotonic import IsotonicRegression
 from wsd_classic.features import select_groups
 from wsd_classic.features.gloss import PREFIX as GLOSS_PREFIX
 from wsd_classic.systems import candidates
-from wsd_classic.systems.base import SenseClassifier, held_out_folds
+from wsd_classic.systems.base import (SenseClassifier, held_out_folds, prefixed_senses,
+                                      prefixed_values)
 from wsd_classic.systems.dlist import DecisionList
 from wsd_classic.systems.lesk import Lesk
 from wsd_classic.systems.svm import LinearSVM
@@ -82,16 +83,7 @@ def wordnet_keys(senses) -> bool:
 
 def gloss_values(X, classes: np.ndarray) -> np.ndarray:
     """The gloss similarity of each class for each row (0 for a class no candidate spells)."""
-    column = {sense: index for index, sense in enumerate(classes)}
-    values = np.zeros((len(X), len(classes)))
-    for row, features in enumerate(X):
-        for block in features:
-            if not isinstance(block, str) and block.names[0].startswith(GLOSS_PREFIX):
-                for name, value in zip(block.names, block.values):
-                    index = column.get(name[len(GLOSS_PREFIX):])
-                    if index is not None:
-                        values[row, index] = value
-    return values
+    return prefixed_values(X, classes, GLOSS_PREFIX)[0]
 
 
 def _normalised(values: np.ndarray, allowed: np.ndarray) -> np.ndarray:
@@ -296,7 +288,7 @@ class Combination(SenseClassifier):
         weights = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
         seen = self.classes_
         if self.unseen_senses and wordnet_keys(seen):
-            self.classes_ = np.array(sorted({*seen, *self._gloss_keys(X)}))
+            self.classes_ = np.array(sorted({*seen, *prefixed_senses(X, GLOSS_PREFIX)}))
             self.prior_ = self._prior_of(y, weights)
         self.plain_senses_ = sorted({*candidates.senses_seen_without_particles(X, y),
                                      *(sense for sense in self.classes_ if sense not in seen
@@ -375,12 +367,6 @@ class Combination(SenseClassifier):
             raise ValueError(f"the {self.pool} pool takes {len(form.parameters)} default "
                              f"parameters ({', '.join(form.parameters)}), not {len(default)}")
         return default
-
-    @staticmethod
-    def _gloss_keys(X) -> set[str]:
-        return {name[len(GLOSS_PREFIX):] for row in X for block in row
-                if not isinstance(block, str) and block.names[0].startswith(GLOSS_PREFIX)
-                for name in block.names}
 
     def _prior_of(self, y, weights) -> np.ndarray:
         counts = np.bincount(np.searchsorted(self.classes_, y), weights=weights,

@@ -145,10 +145,12 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
 
 def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | None = None,
                  params: dict | None = None, wordnet_examples: bool | None = None,
-                 task: Task = catalogue.SEMCOR) -> TrainedSystem:
+                 task: Task = catalogue.SEMCOR,
+                 fitted: Mapping[str, TrainedSystem] | None = None) -> TrainedSystem:
     """Fit the all-words system ``name`` (not ``wn1``) on every lexelt of the training data;
     ``params`` override the task's parameters for it, ``wordnet_examples`` (not None) its use
-    of WordNet's examples."""
+    of WordNet's examples. ``fitted``: systems already trained on the same data, by name, which
+    a system made of others takes as its members (``engine.train``)."""
     if wordnet_examples is None:
         wordnet_examples = name in task.wordnet_examples
     if wordnet_examples and data.examples is None:
@@ -157,7 +159,7 @@ def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | 
     featurized = data.featurized_with(*([data.examples] if wordnet_examples else []))
     trained = engine.train(name, featurized, task.name, jobs, progress,
                            {**task.system_params(name), **(params or {})}, task.kind,
-                           discourse_weight=task.discourse_weights.get(name, 0.0))
+                           fitted, discourse_weight=task.discourse_weights.get(name, 0.0))
     trained.info = {**data.info, "all_words_system": name,
                     "wordnet_examples": len(data.examples.sample) if wordnet_examples else 0}
     return trained
@@ -193,6 +195,8 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
         lines.append(f"WordNet 3.0 examples of the polysemous lexelts' senses: "
                      f"{len(data.examples.sample):,}, training instances for {', '.join(learners)}")
     # Like bin/train's lexical-sample runs: the task's models change all at once, one run at a time.
+    # A system made of others takes their models trained earlier in the run (engine.train).
+    earlier: dict[str, TrainedSystem] = {}
     with staging.exclusive(models_root, task.name), \
             staging.staged_directory(Path(models_root) / task.name) as stage:
         for name in names:
@@ -201,7 +205,11 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
                 lines.append(f"{name}: nothing to train (WordNet's first sense)")
                 continue
             with timer.stage(f"train {name}"):
-                trained = train_system(name, data, jobs, task=task)
+                trained = train_system(name, data, jobs, task=task, fitted=earlier)
+            if any(name in systems.get(other).estimator.member_systems
+                   for other in names[names.index(name) + 1:]
+                   if systems.get(other).estimator is not None):
+                earlier[name] = trained
             with timer.stage("save"):
                 modelstore.save(trained, models_root, task_dir=stage)
             lines.append(f"{name}: {system.estimator.__name__} estimators for "

@@ -4,7 +4,8 @@ A dataset is a registered name (``senseval2``, ``semeval2007``, ``ALL``, ``lexen
 files are located and verified by ``corpora.registry``) or the path of any ``NAME.data.xml`` whose
 gold key lies beside it as ``NAME.gold.key.txt``. For each system and dataset the answers go to
 ``<out>/semcor/<system>.<dataset>.key`` and the figures of Raganato et al.'s scorer to
-``<out>/semcor/scores.json`` as ``{system: {dataset: {precision, recall, f1, ...}}}``, beside
+``<out>/semcor/scores.json`` as ``{system: {dataset: {precision, recall, f1, ...}}}`` (with
+the macro-averaged figures over gold senses of ``scoring.raganato.score_macro``), beside
 the figures of earlier runs for other systems and datasets (their key files remain). The
 directory is written as ``bin/train`` writes its outputs: in a staging copy, under a lock, and
 swapped in only once complete.
@@ -20,7 +21,7 @@ from wsd_classic.atomic import write_json_atomically
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.raganato import read_raganato_key, write_raganato_key
 from wsd_classic.errors import WsdError
-from wsd_classic.scoring.raganato import score_raganato
+from wsd_classic.scoring.raganato import score_macro, score_raganato
 from wsd_classic.corpora.allwords import AllWordsCorpus, read_raganato_corpus
 from wsd_classic.tasks import catalogue, staging
 from wsd_classic.tasks.catalogue import Task
@@ -89,12 +90,14 @@ def evaluate(system_names: list[str], datasets: list[EvaluationSet], models_root
                                              task):
             write_raganato_key(stage / f"{system}.{name}.key",
                                [(answer.instance_id, [answer.key]) for answer in tagged])
-            result = score_raganato(golds[name],
-                                    {answer.instance_id: [answer.key] for answer in tagged})
+            answers = {answer.instance_id: [answer.key] for answer in tagged}
+            result = score_raganato(golds[name], answers)
+            macro = score_macro(golds[name], answers)
             scores[system][name] = {
                 "precision": result.precision, "recall": result.recall, "f1": result.f1,
                 "correct": result.correct, "answered": result.answered,
-                "instances": result.instances}
+                "instances": result.instances, "macro_precision": macro.precision,
+                "macro_recall": macro.recall, "macro_f1": macro.f1, "senses": macro.senses}
         write_json_atomically(stage / "scores.json",
                               merged_scores(previous_scores(stage / "scores.json"), scores))
     return Evaluation(scores, speed, out_dir)

@@ -83,9 +83,10 @@ def lexelt_rows(corpus: FeaturizedCorpus, groups: Sequence[str]) -> list[tuple]:
 
 
 def _fit_lexelt(job: tuple):
-    """The estimator of one lexelt's ``(system, params, item, X, y, weights, members)``."""
-    system, params, item, X, y, weights, members = job
-    fit_params = {"fitted_members": members} if members else {}
+    """The estimator of one lexelt's ``(system, params, item, X, y, weights, members,
+    shared)``: ``shared``, the ``fit`` arguments the estimator drew from every lexelt."""
+    system, params, item, X, y, weights, members, shared = job
+    fit_params = {**({"fitted_members": members} if members else {}), **shared}
     try:
         return systems.make(system, **params).fit(X, y, sample_weight=weights, **fit_params)
     except WsdError as error:  # an estimator does not know which lexelt it is fitted on
@@ -102,7 +103,8 @@ def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
 
     ``params`` override the system's registered constructor parameters. ``fitted``: systems
     already trained on ``corpus``, by name; a system made of others (``member_systems``) is
-    given their models of each lexelt rather than fitting them again.
+    given their models of each lexelt rather than fitting them again. An estimator that learns
+    across lexelts (``shared_fit_params``) is handed what it drew from all of them.
     """
     registered = systems.get(system)
     jobs_input = lexelt_rows(corpus, registered.feature_groups)
@@ -113,9 +115,11 @@ def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
         progress = sys.stderr.isatty()
     bar = tqdm(total=len(jobs_input), desc=f"train {system}", unit="lexelt", disable=not progress,
                file=sys.stderr)
+    shared = registered.estimator.shared_fit_params(jobs_input)
     fitted_models = in_workers(_fit_lexelt, [
         (system, params or {}, item, X, y, weights,
-         {member.system: member.models[item] for member in members if item in member.models})
+         {member.system: member.models[item] for member in members if item in member.models},
+         shared.get(item, {}))
         for item, X, y, weights in jobs_input], jobs)
     models = {}
     for (item, *_), model in zip(jobs_input, fitted_models):

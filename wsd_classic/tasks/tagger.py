@@ -75,8 +75,8 @@ class Tagger:
         self.trained = trained
         self.system = systems.get(trained.system)
         if explain and not hasattr(self.system.estimator, "explain"):
-            raise WsdError(f"the {trained.system} system cannot explain its choices; dlist and "
-                           "svm can")
+            raise WsdError(f"the {trained.system} system cannot explain its choices; dlist, "
+                           "svm and rank can")
         self.back_off = back_off or self.system.back_off
         self.discourse_weight = (trained.discourse_weight if discourse_weight is None
                                  else discourse_weight)
