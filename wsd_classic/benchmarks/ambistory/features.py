@@ -72,8 +72,8 @@ def over_sibling(names: Sequence[str]) -> tuple[str, ...]:
 # The same meaning's margins in the story's other ending (each setup is told with two endings
 # and without one): which of the two endings favours the meaning more. With margins (this
 # meaning against the other), that is the 2x2 assignment of the two endings to the two meanings.
-SIBLING_SOURCES = ("wsd_story_margin", *_ending_margins("gloss", "lsa", "distributional",
-                                                                  "vectors"))
+SIBLING_SOURCES = ("wsd_story_margin",
+                   *_ending_margins("gloss", "lsa", "distributional", "vectors"))
 FEATURE_GROUPS["siblings"] = over_sibling(SIBLING_SOURCES)
 # WordNet relatedness of the ending's words with the meaning's synset (the ending is where the
 # evidence is: on the precontext and the sentence these features did not help the cross-
