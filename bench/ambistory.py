@@ -27,12 +27,18 @@ effect (the interaction's sign) or told the meaning effect, exact or blurred to 
 dev best (a bound on the integer step, fitted on dev: it chooses nothing). All of these read
 dev's ratings: they bound, and choose nothing. Writes bench/results/ambistory_ceiling.json.
 
+``--vectors`` (needs no earlier run) chooses the word vectors of the rater's ``vectors`` space
+(``spaces.VECTOR_CANDIDATES``: the self-trained word2vec vectors, GloVe, or both): for each, the
+rater chosen by cross-validation on train with its cross-validated figures, and how the
+components of its held-out ratings follow the readers' (the meaning effect, the interaction).
+Dev and test are not read. Writes bench/results/ambistory_vectors.json.
+
 ``--check`` runs as without it but writes nothing to bench/results/: it compares the run's
 chosen setting and dev figures with those recorded in bench/results/ambistory.json and exits
 with status 1 if any differs (a run from a clean checkout must reproduce them).
 
     python bench/ambistory.py --models-dir DIR [--data-dir DIR] [--out-dir DIR] [--jobs N]
-                              [--support-trial | --ceiling | --check]
+                              [--support-trial | --ceiling | --vectors | --check]
 """
 from __future__ import annotations
 
@@ -62,6 +68,7 @@ def main() -> None:
     analyses = parser.add_mutually_exclusive_group()
     analyses.add_argument("--support-trial", action="store_true")
     analyses.add_argument("--ceiling", action="store_true")
+    analyses.add_argument("--vectors", action="store_true")
     analyses.add_argument("--check", action="store_true")
     args = parser.parse_args()
     started = time.perf_counter()
@@ -71,6 +78,9 @@ def main() -> None:
         return
     if args.ceiling:
         measure_ceiling(args.data_dir, models, args.jobs, started)
+        return
+    if args.vectors:
+        vector_trial(args.data_dir, models, args.jobs, started)
         return
     report = jobs.train_job(args.data_dir, models, args.out_dir, args.jobs)
     seconds = time.perf_counter() - started
@@ -148,6 +158,28 @@ def support_trial(data_dir, models: Path, processes: int, started: float) -> Non
     print(f"bench/results/ambistory_support.json written ({seconds:.0f}s)")
 
 
+def components_text(agreement: dict) -> str:
+    """Spearman's rho of each component of a rater's ratings with the readers'."""
+    return ", ".join(f"{part} {'n/a' if rho is None else f'{rho:.3f}'}"
+                     for part, rho in agreement.items())
+
+
+def vector_trial(data_dir, models: Path, processes: int, started: float) -> None:
+    trials = jobs.choose_vectors(data_dir, models, processes)
+    best = max(trials, key=lambda trial: trial["key"])
+    seconds = time.perf_counter() - started
+    for trial in trials:
+        print(f"{','.join(trial['sources'])}: cross-validated rho {results.rho_text(trial['cv'])} "
+              f"accuracy {trial['cv']['accuracy']:.3f} (key {trial['key']:.3f}); components "
+              f"against the readers': {components_text(trial['component_rho'])}")
+    print(f"best: {','.join(best['sources'])}")
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "ambistory_vectors.json").write_text(json.dumps(
+        {"trials": trials, "best": best["sources"], "seconds": round(seconds, 1)},
+        indent=2, sort_keys=True) + "\n")
+    print(f"bench/results/ambistory_vectors.json written ({seconds:.0f}s)")
+
+
 def measure_ceiling(data_dir, models: Path, processes: int, started: float) -> None:
     saved = jobs.load_rater(models)
     word_spaces = spaces.load_spaces(jobs.model_paths(models)[2])
@@ -179,8 +211,7 @@ def measure_ceiling(data_dir, models: Path, processes: int, started: float) -> N
             f"{part} {share:.3f}" for part, share in shares["shares"].items())
             + f" ({shares['setups']} complete setups)")
     for name, agreement in figures["rater_component_rho"].items():
-        print(f"rater, {name}: rho per component " + ", ".join(
-            f"{part} {'n/a' if rho is None else f'{rho:.3f}'}" for part, rho in agreement.items()))
+        print(f"rater, {name}: rho per component {components_text(agreement)}")
     for name, share in figures["rater_pairing_agreement"].items():
         print(f"rater, {name}: endings paired with meanings as the humans do in {share:.3f} "
               "of the setups")

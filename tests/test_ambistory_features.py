@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import fixture_vectors
 
 from wsd_classic import wordnet
 from wsd_classic.benchmarks.ambistory.features import (FEATURE_GROUPS, SIBLING_SOURCES,
@@ -16,11 +17,14 @@ from wsd_classic.benchmarks.ambistory.meanings import meaning_synset, signatures
 from wsd_classic.benchmarks.ambistory.relatedness import (extended_gloss, relatedness_profile,
                                                           word_relatedness, wordnet_features,
                                                           wu_palmer)
+from wsd_classic.benchmarks.ambistory import spaces
 from wsd_classic.benchmarks.ambistory.spaces import running_text_space, stem_space
 from wsd_classic.benchmarks.ambistory.stories import (StoryTarget, sentences_of, story_corpus,
                                                       target_position, words_of)
 from wsd_classic.benchmarks.ambistory.text import stems, story_words
 from wsd_classic.corpora.ambistory import AmbiStorySample
+from wsd_classic.errors import WsdError
+from wsd_classic.features import pretrained_vectors
 from wsd_classic.features.word_vectors import WordVectors
 
 pytestmark = [pytest.mark.filterwarnings("ignore:The multilingual functions are not available"),
@@ -138,10 +142,37 @@ def test_ending_words_relate_to_the_railway_meaning_of_track():
 def test_word_vectors_become_a_space_of_stems():
     vectors = WordVectors(("river", "rivers", "money", "42"),
                           np.array([[1, 0, 0], [0.6, 0.8, 0], [0, 0, 1], [1, 1, 1]]))
-    space = stem_space(vectors)
+    space = stem_space([vectors])
     assert space.words == ("money", "river")  # "rivers" joins its stem, "42" has no letter
     assert np.allclose(space.vectors[space.index["river"]], [0.8, 0.4, 0] / np.sqrt(0.8))
     assert np.allclose(np.linalg.norm(space.vectors, axis=1), 1)
+
+
+def test_two_sources_of_vectors_are_blocks_of_equal_weight():
+    """Each source's block of a stem has length 1 / sqrt(2) whatever its dimensions and vector
+    lengths; a stem one source lacks is zero in its block."""
+    own = WordVectors(("river", "money"), np.array([[2.0, 0], [0, 3.0]]))
+    pretrained = WordVectors(("rivers", "loan", "money"),
+                             np.array([[0, 5.0, 0], [1.0, 0, 0], [0, 0, 0.5]]))
+    space = stem_space([own, pretrained])
+    assert space.words == ("loan", "money", "river")
+    half = 1 / np.sqrt(2)
+    assert np.allclose(space.vectors, [[0, 0, half, 0, 0], [0, half, 0, 0, half],
+                                       [half, 0, 0, half, 0]])
+
+
+def test_the_vector_space_reads_the_sources_named(monkeypatch):
+    read = []
+    pretrained = WordVectors(("loan",), np.array([[1.0, 0]]))
+    monkeypatch.setattr(pretrained_vectors, "load",
+                        lambda name: read.append(name) or pretrained)
+    space = spaces.vector_space((pretrained_vectors.GLOVE.name,), None)
+    assert read == [pretrained_vectors.GLOVE.name] and space.words == ("loan",)
+    both = spaces.vector_space(("self", pretrained_vectors.GLOVE.name), None)
+    assert both.vectors.shape[1] == fixture_vectors().dimensions + 2  # the fixtures' own first
+    for sources in ((), ("self", "self")):
+        with pytest.raises(WsdError, match="one or more, each once"):
+            spaces.vector_space(sources, None)
 
 
 def test_running_text_space_puts_company_close():
@@ -149,3 +180,13 @@ def test_running_text_space_puts_company_close():
     space = running_text_space(documents, window=2, min_count=1)
     river, water, loan = (space.vectors[space.index[word]] for word in ("river", "water", "loan"))
     assert river @ water > river @ loan
+
+
+def test_saved_spaces_of_other_names_ask_to_train_again(tmp_path):
+    space = stem_space([WordVectors(("river",), np.array([[1.0, 0]]))])
+    path = tmp_path / "spaces.npz"
+    spaces.save_spaces(path, dict.fromkeys(spaces.SPACES, space))
+    assert set(spaces.load_spaces(path)) == set(spaces.SPACES)
+    spaces.save_spaces(path, {"lsa": space, "ppmi": space, "w2v": space})
+    with pytest.raises(WsdError, match="train the rater again"):
+        spaces.load_spaces(path)

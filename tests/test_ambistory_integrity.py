@@ -16,9 +16,11 @@ import numpy as np
 import pytest
 
 import test_ambistory_jobs
-from wsd_classic.benchmarks.ambistory import spaces
+from wsd_classic.benchmarks.ambistory import jobs, spaces
 from wsd_classic.cli import train
 from wsd_classic.corpora import registry
+from wsd_classic.features import pretrained_vectors
+from wsd_classic.features.word_vectors import WordVectors
 from wsd_classic.tasks import catalogue
 
 pytestmark = [pytest.mark.filterwarnings("ignore:The multilingual functions are not available"),
@@ -67,6 +69,28 @@ def test_the_setting_is_chosen_without_reading_dev(tiny_world, tmp_path):
     assert [trial["cv"] for trial in again["selection"]] == [
         trial["cv"] for trial in first["selection"]]
     assert again["dev"]["accuracy"] != first["dev"]["accuracy"]  # dev's ratings did change
+
+
+def test_the_word_vectors_are_chosen_on_train_alone(tiny_world, monkeypatch):
+    """``bench/ambistory.py --vectors``: each candidate's rater chosen and cross-validated on
+    train; neither dev nor test is opened."""
+    data, models, _ = tiny_world
+    monkeypatch.setattr(pretrained_vectors, "load", lambda name: WordVectors(
+        ("river", "money", "water"), np.eye(3)))
+    opened: list[str] = []
+    _WATCHERS.append(opened)
+    try:
+        trials = jobs.choose_vectors(data, models, candidates=spaces.VECTOR_CANDIDATES)
+    finally:
+        _WATCHERS.remove(opened)
+    assert [trial["sources"] for trial in trials] == list(map(list, spaces.VECTOR_CANDIDATES))
+    for trial in trials:
+        best = max(trial["settings"], key=lambda setting: setting["key"])
+        assert (trial["params"], trial["cv"], trial["key"]) == (best["params"], best["cv"],
+                                                               best["key"])
+        assert set(trial["component_rho"]) == {"setup", "meaning", "ending", "interaction"}
+    read = {Path(path).name for path in opened}
+    assert "train.json" in read and not {"dev.json", "test_redacted.json"} & read
 
 
 def _registered_unhashed(monkeypatch, name: str, data: Path, files: tuple[str, ...]) -> None:

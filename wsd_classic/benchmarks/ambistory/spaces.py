@@ -1,6 +1,6 @@
 """Word spaces of stems, each comparing a story with a meaning beyond the words they share: LSA of
-WordNet's glosses (``lsa``), PPMI + SVD of running text (``ppmi``) and the project's word2vec
-vectors by stem (``w2v``)."""
+WordNet's glosses (``lsa``), PPMI + SVD of running text (``ppmi``) and word vectors by stem
+(``vectors``: the project's word2vec vectors, an installed pretrained set, or both)."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
@@ -21,7 +21,9 @@ from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.corpora.semcor import PARTS as SEMCOR_PARTS
 from wsd_classic.corpora.semcor import read_semcor
 from wsd_classic.errors import WsdError
-from wsd_classic.features import word_vectors
+from wsd_classic.features import pretrained_vectors, word_vectors
+from wsd_classic.features.embeddings import SELF_TRAINED
+from wsd_classic.features.pretrained_vectors import GLOVE
 from wsd_classic.tasks import catalogue, vector_corpus
 
 # The word spaces: dimensions, and for the distributional one the window (content words on each
@@ -29,8 +31,14 @@ from wsd_classic.tasks import catalogue, vector_corpus
 SPACE_DIMENSIONS = 300
 COOCCURRENCE_WINDOW = 5
 SPACE_MIN_COUNT = 5
-SPACES = ("lsa", "ppmi", "w2v")
+SPACES = ("lsa", "ppmi", "vectors")
 SEMCOR_DATASET = catalogue.SEMCOR.dataset
+# The word vectors the ``vectors`` space reads (``self``: the word2vec vectors trained here, the
+# SemCor task's; or installed pretrained sets), and those ``bench/ambistory.py --vectors``
+# compares by cross-validation on train.
+VECTOR_CANDIDATES = ((SELF_TRAINED,), (GLOVE.name,), (SELF_TRAINED, GLOVE.name))
+# Homonym-fold CV on train (1.028; 1.027 self, 1.013 GloVe): bench/results/ambistory_vectors.json
+VECTOR_SOURCES = (SELF_TRAINED, GLOVE.name)
 
 
 @dataclass
@@ -120,22 +128,40 @@ def running_texts(data_dir) -> Iterator[list[str]]:
     yield from gloss_documents()
 
 
-def stem_space(vectors: word_vectors.WordVectors) -> WordSpace:
-    """The project's word2vec vectors as a space of stems: each stem the mean of its words'
-    unit vectors (the other spaces, and the glosses they are compared with, are stemmed)."""
-    words = [word for word in vectors.words if word.isalpha()]
-    rows = _unit_rows(vectors.matrix[[vectors.index[word] for word in words]].astype(float))
-    by_stem: dict[str, list[int]] = defaultdict(list)
-    for row, word in enumerate(words):
-        by_stem[stem(word)].append(row)
-    stems_kept = tuple(sorted(by_stem))
-    return WordSpace(stems_kept, _unit_rows(np.array([rows[by_stem[kept]].mean(axis=0)
-                                                      for kept in stems_kept])))
+def stem_space(sources: Sequence[word_vectors.WordVectors]) -> WordSpace:
+    """Word vectors as a space of stems (the other spaces, and the glosses they are compared
+    with, are stemmed): per source, each stem the mean of its words' unit vectors; with several
+    sources, their blocks side by side, each of length 1 / sqrt(sources) (each source weighs the
+    same whatever its dimensions, as in the ``emb`` group), zero where a source lacks the stem."""
+    blocks = []
+    for vectors in sources:
+        words = [word for word in vectors.words if word.isalpha()]
+        rows = _unit_rows(vectors.matrix[[vectors.index[word] for word in words]].astype(float))
+        by_stem: dict[str, list[int]] = defaultdict(list)
+        for row, word in enumerate(words):
+            by_stem[stem(word)].append(row)
+        blocks.append({kept: _unit_rows(rows[members].mean(axis=0, keepdims=True))[0]
+                       for kept, members in by_stem.items()})
+    stems_kept = tuple(sorted(set().union(*blocks)))
+    scale = 1 / np.sqrt(len(blocks))
+    return WordSpace(stems_kept, np.hstack([
+        scale * np.array([block.get(kept, np.zeros(vectors.dimensions)) for kept in stems_kept])
+        for block, vectors in zip(blocks, sources)]))
 
 
-def build_spaces(data_dir) -> dict[str, WordSpace]:
+def vector_space(sources: Sequence[str], data_dir) -> WordSpace:
+    """The ``vectors`` space of ``sources``: ``self`` (built and cached on first need) and
+    installed pretrained sets by name."""
+    if not sources or len(set(sources)) < len(sources):
+        raise WsdError(f"word vector sources {','.join(sources)!r}: one or more, each once")
+    return stem_space([vector_corpus.obtain(catalogue.SEMCOR.embedding.vectors, data_dir)
+                       if source == SELF_TRAINED else pretrained_vectors.load(source)
+                       for source in sources])
+
+
+def build_spaces(data_dir, sources: Sequence[str] = VECTOR_SOURCES) -> dict[str, WordSpace]:
     return {"lsa": gloss_space(), "ppmi": running_text_space(running_texts(data_dir)),
-            "w2v": stem_space(vector_corpus.obtain(catalogue.SEMCOR.embedding.vectors, data_dir))}
+            "vectors": vector_space(sources, data_dir)}
 
 
 def save_spaces(path: Path, spaces: dict[str, WordSpace]) -> None:
@@ -148,6 +174,9 @@ def load_spaces(path: Path) -> dict[str, WordSpace]:
     if not path.is_file():
         raise WsdError("no AmbiStory word spaces: run bin/train --task ambistory first", path)
     with np.load(path, allow_pickle=False) as saved:
+        if not all(f"{name}_vectors" in saved for name in SPACES):
+            raise WsdError("the saved word spaces are not those this version reads: train the "
+                           "rater again (bin/train --task ambistory)", path)
         return {name: WordSpace(tuple(saved[f"{name}_words"].tolist()),
                                 saved[f"{name}_vectors"].astype(float))
                 for name in SPACES}
