@@ -10,6 +10,7 @@ Writes bench/results/semcor.json.
 
     python bench/semcor.py [--systems mfs,wn1,svm,dlist] [--datasets senseval2,senseval3,semeval2007]
                            [--jobs 2] [--data-dir DIR] [--warm-cache] [--out FILE]
+                           [--models-dir DIR]
 
 ``--tune-context 0,1,2`` instead compares numbers of neighbouring sentences in the bag of words
 for svm: its accuracy on held-out SemCor files (every 5th file, trained on the others) and its F1
@@ -147,6 +148,9 @@ def main() -> int:
                              "held-out files (default 1)")
     parser.add_argument("--out", type=Path,
                         help="the benchmark's results file (default bench/results/semcor.json)")
+    parser.add_argument("--models-dir", type=Path,
+                        help="the benchmark's models directory, kept for bin/evaluate's answer "
+                             "files (default: a temporary one)")
     parser.add_argument("--mfs-back-offs", action="store_true",
                         help="instead: mfs's F1 per back-off for lemmas SemCor never tagged")
     parser.add_argument("--unseen-senses", action="store_true",

@@ -55,7 +55,7 @@ def benchmark(args) -> dict:
     with tempfile.TemporaryDirectory(prefix="semcor-bench-") as scratch:
         if not args.warm_cache:
             os.environ[settings.CACHE_ENV] = str(Path(scratch) / "cache")
-        models_root = Path(scratch) / "models"
+        models_root = args.models_dir or Path(scratch) / "models"
         started = time.perf_counter()
         training = train_all(semcor_root, names, models_root, args.jobs)
         training["seconds"] = time.perf_counter() - started
