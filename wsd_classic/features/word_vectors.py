@@ -54,8 +54,8 @@ class VectorSettings:
 
 
 def unit_rows(matrix: np.ndarray) -> np.ndarray:
-    """``matrix`` with each non-zero row scaled to length 1 (in its own dtype)."""
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    """``matrix`` with each non-zero row (along its last axis) scaled to length 1 (in its own dtype)."""
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
     return matrix / np.where(norms > 0, norms, 1)
 
 

@@ -34,6 +34,7 @@ from wsd_classic import wordnet
 from wsd_classic.features import PREFIXES, pretrained_vectors
 from wsd_classic.features.embeddings import GLOSS_PREFIX as EMBEDDING_GLOSS_PREFIX
 from wsd_classic.features.gloss import PREFIX as GLOSS_PREFIX, signature_text, text_words
+from wsd_classic.features.word_vectors import unit_rows
 from wsd_classic.systems.base import SenseClassifier, prefixed_senses, prefixed_values
 from wsd_classic.systems.svm import LinearSVM
 
@@ -74,11 +75,6 @@ def lexicographer_file(key: str) -> int:
     return int(key.partition("%")[2].split(":")[1])
 
 
-def _unit_rows(matrix: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
-    return matrix / np.where(norms > 0, norms, 1)
-
-
 def with_interactions(base: np.ndarray) -> np.ndarray:
     """``BASE_FEATURES`` (their last axis) with the ``INTERACTIONS`` products after them."""
     column = BASE_FEATURES.index
@@ -97,7 +93,7 @@ def glove_mean(words) -> np.ndarray:
             if word in vectors.index]
     mean = (vectors.matrix[rows].astype(np.float64).mean(axis=0) if rows
             else np.zeros(vectors.dimensions))
-    return _unit_rows(mean)
+    return unit_rows(mean)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -157,7 +153,7 @@ class SenseRanker(SenseClassifier):
         own = {}  # item: its rows' sums by synset and by lexicographer file
         width = 0
         for item, X, y, weights in rows:
-            contexts = _unit_rows(cls._contexts(X))
+            contexts = unit_rows(cls._contexts(X))
             if not contexts.shape[1]:
                 continue
             width = contexts.shape[1]
@@ -189,7 +185,7 @@ class SenseRanker(SenseClassifier):
                 for symbol, pos, offset in wordnet.synset_at(*location).pointers:
                     if symbol in NEIGHBOURS:
                         neighbours += others(by_synset, synsets, (pos, offset))
-                relatives[key] = _unit_rows(np.array([
+                relatives[key] = unit_rows(np.array([
                     others(by_synset, synsets, location), neighbours,
                     others(by_file, files, lexicographer_file(key))], dtype=np.float32))
             shared[item] = {"relatives": relatives}
@@ -211,10 +207,10 @@ class SenseRanker(SenseClassifier):
         index = np.searchsorted(self.classes_, y)
         self.weights_ = np.bincount(index, weights=weights, minlength=len(self.classes_))
         self.prior_ = self.weights_ / self.weights_.sum()
-        contexts = _unit_rows(self._contexts(X))
+        contexts = unit_rows(self._contexts(X))
         self.centroids_ = np.zeros((len(self.classes_), contexts.shape[1]), dtype=np.float32)
         np.add.at(self.centroids_, index, contexts * weights[:, None])
-        self.centroids_ = _unit_rows(self.centroids_)
+        self.centroids_ = unit_rows(self.centroids_)
         self.signatures_ = np.array([signature_glove(key) for key in self.classes_],
                                     dtype=np.float32).reshape(len(self.classes_), -1)
         self.relatives_ = np.zeros((len(self.classes_), len(RELATIVES), contexts.shape[1]),
@@ -251,7 +247,7 @@ class SenseRanker(SenseClassifier):
         with_embgloss &= candidates
         has_centroid = np.broadcast_to(np.linalg.norm(self.centroids_, axis=1) > 0,
                                        candidates.shape) & candidates
-        contexts = _unit_rows(self._contexts(X))
+        contexts = unit_rows(self._contexts(X))
         centroid = contexts @ self.centroids_.T.astype(np.float64)
         svm = self.svm_proba(X)
         rows, per_class = len(X), self._class_features()

@@ -61,10 +61,6 @@ class WordSpace:
         return total / norm if norm else total
 
 
-def _unit_rows(matrix: np.ndarray) -> np.ndarray:
-    return matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
-
-
 def gloss_documents() -> Iterator[list[str]]:
     """Each synset's lemma names, definition and examples, as stems."""
     for synset in wordnet.wordnet().all_synsets():
@@ -80,7 +76,7 @@ def gloss_space() -> WordSpace:
     matrix = vectorizer.fit_transform(list(gloss_documents()))
     svd = TruncatedSVD(n_components=SPACE_DIMENSIONS, random_state=0).fit(matrix)
     words = tuple(vectorizer.get_feature_names_out())
-    return WordSpace(words, _unit_rows(svd.components_.T * svd.singular_values_))
+    return WordSpace(words, word_vectors.unit_rows(svd.components_.T * svd.singular_values_))
 
 
 def running_text_space(documents: Iterable[Sequence[str]], window: int = COOCCURRENCE_WINDOW,
@@ -114,7 +110,7 @@ def running_text_space(documents: Iterable[Sequence[str]], window: int = COOCCUR
     # A vocabulary smaller than the dimensions (a toy corpus) keeps all but one of its own.
     svd = TruncatedSVD(n_components=min(SPACE_DIMENSIONS, len(words) - 1), random_state=0)
     reduced = svd.fit_transform(ppmi) / np.sqrt(np.maximum(svd.singular_values_, 1e-12))
-    return WordSpace(words, _unit_rows(reduced))
+    return WordSpace(words, word_vectors.unit_rows(reduced))
 
 
 def running_texts(data_dir) -> Iterator[list[str]]:
@@ -136,11 +132,12 @@ def stem_space(sources: Sequence[word_vectors.WordVectors]) -> WordSpace:
     blocks = []
     for vectors in sources:
         words = [word for word in vectors.words if word.isalpha()]
-        rows = _unit_rows(vectors.matrix[[vectors.index[word] for word in words]].astype(float))
+        rows = word_vectors.unit_rows(
+            vectors.matrix[[vectors.index[word] for word in words]].astype(float))
         by_stem: dict[str, list[int]] = defaultdict(list)
         for row, word in enumerate(words):
             by_stem[stem(word)].append(row)
-        blocks.append({kept: _unit_rows(rows[members].mean(axis=0, keepdims=True))[0]
+        blocks.append({kept: word_vectors.unit_rows(rows[members].mean(axis=0, keepdims=True))[0]
                        for kept, members in by_stem.items()})
     stems_kept = tuple(sorted(set().union(*blocks)))
     scale = 1 / np.sqrt(len(blocks))
