@@ -37,7 +37,7 @@ SEMCOR_DATASET = catalogue.SEMCOR.dataset
 # SemCor task's; or installed pretrained sets), and those ``bench/ambistory.py --vectors``
 # compares by cross-validation on train.
 VECTOR_CANDIDATES = ((SELF_TRAINED,), (GLOVE.name,), (SELF_TRAINED, GLOVE.name))
-# Homonym-fold CV on train (1.028; 1.027 self, 1.013 GloVe): bench/results/ambistory_vectors.json
+# Homonym-fold CV on train (1.025; 1.015 self, 1.013 GloVe): bench/results/ambistory_vectors.json
 VECTOR_SOURCES = (SELF_TRAINED, GLOVE.name)
 
 
