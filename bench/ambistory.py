@@ -89,14 +89,11 @@ def main() -> None:
     if args.check:
         sys.exit(0 if reproduces(scores, json.loads((RESULTS / "ambistory.json").read_text()))
                  else 1)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "ambistory.json").write_text(json.dumps(
-        {**scores, "published_test_rows": results.PUBLISHED,
-         "test": "not scored: the labels are not in the data directory; the predictions for "
-                 "test_redacted.json are written beside dev's",
-         "report": report.splitlines(), "seconds": round(seconds, 1)},
-        indent=2, sort_keys=True) + "\n")
-    print(f"bench/results/ambistory.json written ({seconds:.0f}s)")
+    record("ambistory.json", {
+        **scores, "published_test_rows": results.PUBLISHED,
+        "test": "not scored: the labels are not in the data directory; the predictions for "
+                "test_redacted.json are written beside dev's",
+        "report": report.splitlines(), "seconds": round(seconds, 1)})
 
 
 # What a run must reproduce of the recorded one: the choice, and the dev figures it leads to.
@@ -131,6 +128,13 @@ def _close(now, then) -> bool:
     return now == then
 
 
+def record(name: str, figures: dict) -> None:
+    """Write ``figures`` (with their ``seconds``) as bench/results/``name``."""
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / name).write_text(json.dumps(figures, indent=2, sort_keys=True) + "\n")
+    print(f"bench/results/{name} written ({figures['seconds']:.0f}s)")
+
+
 def refit_params(saved: rater.PlausibilityRater) -> dict:
     """The saved rater's setting to fit again: its groups are given apart, and its cuts are
     fitted again on each partition."""
@@ -151,11 +155,9 @@ def support_trial(data_dir, models: Path, processes: int, started: float) -> Non
               f"accuracy without {trial['without support']['key']:.3f}, with "
               f"{trial['with support']['key']:.3f}")
     print(f"mean: without {mean['without support']:.3f}, with {mean['with support']:.3f}")
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "ambistory_support.json").write_text(json.dumps(
-        {"params": params, "support_c": support.SUPPORT_C, "trials": trials,
-         "mean_key": mean, "seconds": round(seconds, 1)}, indent=2, sort_keys=True) + "\n")
-    print(f"bench/results/ambistory_support.json written ({seconds:.0f}s)")
+    record("ambistory_support.json", {"params": params, "support_c": support.SUPPORT_C,
+                                      "trials": trials, "mean_key": mean,
+                                      "seconds": round(seconds, 1)})
 
 
 def components_text(agreement: dict) -> str:
@@ -173,11 +175,8 @@ def vector_trial(data_dir, models: Path, processes: int, started: float) -> None
               f"accuracy {trial['cv']['accuracy']:.3f} (key {trial['key']:.3f}); components "
               f"against the readers': {components_text(trial['component_rho'])}")
     print(f"best: {','.join(best['sources'])}")
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "ambistory_vectors.json").write_text(json.dumps(
-        {"trials": trials, "best": best["sources"], "seconds": round(seconds, 1)},
-        indent=2, sort_keys=True) + "\n")
-    print(f"bench/results/ambistory_vectors.json written ({seconds:.0f}s)")
+    record("ambistory_vectors.json", {"trials": trials, "best": best["sources"],
+                                      "seconds": round(seconds, 1)})
 
 
 def measure_ceiling(data_dir, models: Path, processes: int, started: float) -> None:
@@ -221,10 +220,7 @@ def measure_ceiling(data_dir, models: Path, processes: int, started: float) -> N
                  for told, outcome in figures["told_rater_dev"].items())
     for label, outcome in shown.items():
         print(f"{label}: rho {results.rho_text(outcome)} accuracy {outcome['accuracy']:.3f}")
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "ambistory_ceiling.json").write_text(
-        json.dumps(figures, indent=2, sort_keys=True) + "\n")
-    print(f"bench/results/ambistory_ceiling.json written ({figures['seconds']:.0f}s)")
+    record("ambistory_ceiling.json", figures)
 
 
 def told_raters(params: dict, groups: tuple[str, ...], train: features.FeaturizedSplit,
