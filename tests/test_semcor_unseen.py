@@ -142,3 +142,29 @@ def test_wordnet_order_and_counts_as_if_semcor_had_not_tagged_the_removed_senses
               if name not in semcor_unseen.WORDNET_ORDER_FEATURES]
     assert all(np.array_equal(before.features[:, others], after.features[:, others])
                for before, after in zip(table, untagged) if before.features is not None)
+
+
+def test_the_cached_table_round_trips_without_pickle(tmp_path):
+    """The study's cache file holds JSON and plain arrays, and reads back equal."""
+    HeldOutTarget = semcor_unseen.HeldOutTarget
+    table = [HeldOutTarget("d1.s1.t1", "d1", "bank", "n", ("bank%1:14:00::",), (), None),
+             HeldOutTarget("d1.s1.t2", "d1", "run", "v", ("run%2:38:00::",), ("a", "b"),
+                           np.array([0.25, 0.75]), np.arange(6.0).reshape(2, 3),
+                           np.array([True, False]), 0.5),
+             HeldOutTarget("d2.s1.t1", "d2", "cold", "a", ("cold%3:00:01::",), ("c",),
+                           np.ones(1))]
+    removal = {"removed_senses": ["run%2:38:00::"], "training_counts": {"a": 3}}
+    path = tmp_path / "table.npz"
+    semcor_unseen.save_table(path, table, removal)
+    loaded, loaded_removal = semcor_unseen.load_table(path)
+    assert loaded_removal == removal
+    assert len(loaded) == len(table)
+    for before, after in zip(table, loaded):
+        for field in dataclasses.fields(HeldOutTarget):
+            old, new = getattr(before, field.name), getattr(after, field.name)
+            if isinstance(old, np.ndarray):
+                np.testing.assert_array_equal(old, new)
+            else:
+                assert old == new
+    with np.load(path, allow_pickle=False) as saved:
+        assert all(saved[name].dtype != object for name in saved.files)

@@ -40,17 +40,18 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import joblib
 import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 from wsd_classic import settings
+from wsd_classic.atomic import atomic_file
 from wsd_classic.corpora.model import Lexelt, LexicalSample
 from wsd_classic.features.featurizer import row
 from wsd_classic.scoring.raganato import score_macro
@@ -185,17 +186,51 @@ def cached_table(args) -> tuple[list[HeldOutTarget], dict]:
     """``simulate`` on SemCor, from the cache or computed."""
     key = hashlib.sha256(repr((args.unseen_share, args.unseen_seed, BASE_FEATURES,
                                TASK.system_params("svm"))).encode()).hexdigest()[:16]
-    path = settings.cache_dir() / "bench" / f"unseen-senses-{key}.joblib"
+    path = settings.cache_dir() / "bench" / f"unseen-senses-{key}.npz"
     if path.is_file():
-        return joblib.load(path)
+        return load_table(path)
     data = semcor_training(args.data_dir, args.jobs,
                            featurizer=vector_corpus.featurizer(TASK, ["svm"], args.data_dir))
     simulated = simulate(data, held_out_split, args.unseen_share, args.unseen_seed, args.jobs)
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    joblib.dump(simulated, partial)
-    partial.replace(path)
+    save_table(path, *simulated)
     return simulated
+
+
+TABLE_ARRAYS = ("svm", "features", "candidates")
+
+
+def save_table(path, table: list[HeldOutTarget], removal: dict) -> None:
+    """The table and the removal as JSON and arrays in an npz: no pickle, so a cache file never
+    runs code. Each array field is stacked over the targets that have it (a row per class)."""
+    targets = [{**{field: getattr(target, field) for field in
+                   ("id", "document", "lemma", "pos", "keys", "classes", "lexelt_weight")},
+                "arrays": [name for name in TABLE_ARRAYS if getattr(target, name) is not None]}
+               for target in table]
+    arrays = {name: np.concatenate([getattr(target, name) for target in table
+                                    if getattr(target, name) is not None])
+              for name in TABLE_ARRAYS if any(getattr(t, name) is not None for t in table)}
+    text = json.dumps({"targets": targets, "removal": removal}, default=float)
+    with atomic_file(path) as stream:
+        np.savez(stream, text=np.frombuffer(text.encode(), dtype=np.uint8), **arrays)
+
+
+def load_table(path) -> tuple[list[HeldOutTarget], dict]:
+    """What ``save_table`` wrote."""
+    with np.load(path, allow_pickle=False) as saved:
+        content = json.loads(saved["text"].tobytes().decode())
+        arrays = {name: saved[name] for name in TABLE_ARRAYS if name in saved.files}
+    starts = dict.fromkeys(arrays, 0)
+    table = []
+    for target in content["targets"]:
+        rows = len(target["classes"])
+        given = dict.fromkeys(TABLE_ARRAYS)
+        for name in target.pop("arrays"):
+            given[name] = arrays[name][starts[name]:starts[name] + rows]
+            starts[name] += rows
+        table.append(HeldOutTarget(**{**target, "keys": tuple(target["keys"]),
+                                      "classes": tuple(target["classes"])}, **given))
+    return table, content["removal"]
 
 
 def as_if_untagged(table: list[HeldOutTarget], removed: set[str]) -> list[HeldOutTarget]:
