@@ -28,9 +28,10 @@ dev best (a bound on the integer step, fitted on dev: it chooses nothing). All o
 dev's ratings: they bound, and choose nothing. Writes bench/results/ambistory_ceiling.json.
 
 ``--vectors`` (needs no earlier run) chooses the word vectors of the rater's ``vectors`` space
-(``spaces.VECTOR_CANDIDATES``: the self-trained word2vec vectors, GloVe, or both): for each, the
-rater chosen by cross-validation on train with its cross-validated figures, and how the
-components of its held-out ratings follow the readers' (the meaning effect, the interaction).
+(``spaces.VECTOR_CANDIDATES``: the self-trained word2vec vectors, GloVe, spaCy md, or two side
+by side): for each, the rater chosen by cross-validation on train with its cross-validated
+figures, and how the components of its held-out ratings follow the readers' (the meaning effect,
+the interaction).
 Dev and test are not read. Writes bench/results/ambistory_vectors.json.
 
 ``--check`` runs as without it but writes nothing to bench/results/: it compares the run's

@@ -1,6 +1,7 @@
 """Word spaces of stems, each comparing a story with a meaning beyond the words they share: LSA of
 WordNet's glosses (``lsa``), PPMI + SVD of running text (``ppmi``) and word vectors by stem
-(``vectors``: the project's word2vec vectors, an installed pretrained set, or both)."""
+(``vectors``: the project's word2vec vectors, installed pretrained sets, or several side by
+side)."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
@@ -23,7 +24,7 @@ from wsd_classic.corpora.semcor import read_semcor
 from wsd_classic.errors import WsdError
 from wsd_classic.features import pretrained_vectors, word_vectors
 from wsd_classic.features.embeddings import SELF_TRAINED
-from wsd_classic.features.pretrained_vectors import GLOVE
+from wsd_classic.features.pretrained_vectors import GLOVE, SPACY_MD
 from wsd_classic.tasks import catalogue, vector_corpus
 
 # The word spaces: dimensions, and for the distributional one the window (content words on each
@@ -36,7 +37,8 @@ SEMCOR_DATASET = catalogue.SEMCOR.dataset
 # The word vectors the ``vectors`` space reads (``self``: the word2vec vectors trained here, the
 # SemCor task's; or installed pretrained sets), and those ``bench/ambistory.py --vectors``
 # compares by cross-validation on train.
-VECTOR_CANDIDATES = ((SELF_TRAINED,), (GLOVE.name,), (SELF_TRAINED, GLOVE.name))
+VECTOR_CANDIDATES = ((SELF_TRAINED,), (GLOVE.name,), (SELF_TRAINED, GLOVE.name), (SPACY_MD.name,),
+                     (GLOVE.name, SPACY_MD.name))
 # Homonym-fold CV on train (1.025; 1.015 self, 1.013 GloVe): bench/results/ambistory_vectors.json
 VECTOR_SOURCES = (SELF_TRAINED, GLOVE.name)
 
