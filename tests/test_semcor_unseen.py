@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -168,3 +169,15 @@ def test_the_cached_table_round_trips_without_pickle(tmp_path):
                 assert old == new
     with np.load(path, allow_pickle=False) as saved:
         assert all(saved[name].dtype != object for name in saved.files)
+
+
+def test_the_cached_table_is_named_by_the_svm_s_word_vectors(tmp_path, monkeypatch):
+    """A table simulated with other word vectors is not read back for the registered ones."""
+    monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path))
+    args = SimpleNamespace(unseen_share=semcor_unseen.SHARE, unseen_seed=semcor_unseen.SEED)
+    task = semcor_unseen.TASK
+    other = dataclasses.replace(task, embedding=dataclasses.replace(
+        task.embedding, sources=("self",)))
+    assert semcor_unseen.table_path(args, task) == semcor_unseen.table_path(args)
+    assert semcor_unseen.table_path(args, other) != semcor_unseen.table_path(args, task)
+    assert semcor_unseen.table_path(args).parent == tmp_path / "bench"

@@ -182,11 +182,17 @@ def simulate(data: allwords.TrainingData, split: Callable, share: float, seed: i
                        "after": len(list(reduced.featurized.sample.instances()))}}
 
 
+def table_path(args, task=TASK):
+    """The cache file of ``simulate``'s table: named by what changes it, the svm's word vectors
+    (``task.embedding``) included."""
+    key = hashlib.sha256(repr((args.unseen_share, args.unseen_seed, BASE_FEATURES,
+                               task.system_params("svm"), task.embedding)).encode()).hexdigest()
+    return settings.cache_dir() / "bench" / f"unseen-senses-{key[:16]}.npz"
+
+
 def cached_table(args) -> tuple[list[HeldOutTarget], dict]:
     """``simulate`` on SemCor, from the cache or computed."""
-    key = hashlib.sha256(repr((args.unseen_share, args.unseen_seed, BASE_FEATURES,
-                               TASK.system_params("svm"))).encode()).hexdigest()[:16]
-    path = settings.cache_dir() / "bench" / f"unseen-senses-{key}.npz"
+    path = table_path(args)
     if path.is_file():
         return load_table(path)
     data = semcor_training(args.data_dir, args.jobs,
