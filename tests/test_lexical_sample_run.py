@@ -50,3 +50,21 @@ def test_vectors_are_waited_for_only_before_the_first_system_reading_them(
     assert any(name.startswith("emb") for name in svm.models["bank.n"].vocabulary_)
     dlist = modelstore.load(models, "small-emb", "dlist")
     assert dlist.featurizer.embedding is None
+
+
+def test_the_costliest_lexelts_go_to_the_workers_first_and_models_keep_the_corpus_order(
+        tiny_models, monkeypatch):
+    _, task, corpus = tiny_models
+    handed_out = []
+
+    def recorded(function, items, processes):
+        handed_out.extend(item[2] for item in items)
+        return map(function, items)
+
+    monkeypatch.setattr(engine, "in_workers", recorded)
+    trained = engine.train("dlist", corpus, task, progress=False)
+    rows = {item: len(X) * len(set(y)) for item, X, y, _ in engine.lexelt_rows(corpus, ())}
+    costliest_first = sorted(rows, key=lambda item: -rows[item])
+    assert costliest_first != list(rows)  # else the corpus order would pass
+    assert handed_out == costliest_first
+    assert list(trained.models) == list(rows)
