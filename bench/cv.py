@@ -43,6 +43,18 @@ def cv_parser(description: str) -> argparse.ArgumentParser:
     return parser
 
 
+def number_settings(text: str) -> dict[str, float]:
+    """``{"tol": 0.001}`` from ``tol=0.001`` (several comma-separated; empty: none)."""
+    settings = {}
+    for part in filter(None, text.split(",")):
+        name, _, value = part.partition("=")
+        try:
+            settings[name] = float(value)
+        except ValueError:
+            raise SystemExit(f"{part!r}: expected NAME=NUMBER") from None
+    return settings
+
+
 def training_corpus(data_dir, jobs: int) -> FeaturizedCorpus:
     """The SENSEVAL-2 training sample, featurized as the task's svm trains (the test set is
     never read)."""

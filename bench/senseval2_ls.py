@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Benchmark of ``bin/train --task senseval2-ls``: a cold run (empty preprocessing cache) and a
-warm run, wall time per stage, peak memory of the whole process tree, accuracy per system, and
+warm run, wall and CPU time per stage and training CPU by system, peak memory of the whole process tree, accuracy per system, and
 whether the two runs wrote byte-identical answers and scores; beside the cold run, plain spaCy
 (``en_core_web_sm``, its whole pipeline but NER, ``nlp.pipe`` on ``--jobs`` processes) over the
 same training and test contexts, and the ratio of the two wall times. Writes
@@ -145,12 +145,17 @@ def main() -> int:
         print(f"{label} run ...", flush=True)
         run = timed_run(command, environment)
         out = work / label / "results" / TASK
-        run["stages"] = json.loads((out / "timings.json").read_text())["stages"]
+        timings = json.loads((out / "timings.json").read_text())
+        for key in ("stages", "stage_cpu_seconds", "train_seconds", "train_cpu_seconds"):
+            run[key] = timings[key]
         run["digests"] = digests(out)
         runs[label] = run
         print(f"{label}: {run['wall_seconds']:.1f}s wall, {run['cpu_seconds']:.1f}s CPU "
               f"({run['tree_cpu_seconds']:.1f}s over the tree), peak {run['peak_rss_mb']:.0f} MB, "
-              f"stages {json.dumps({k: round(v, 1) for k, v in run['stages'].items()})}",
+              f"stages {json.dumps({k: round(v, 1) for k, v in run['stages'].items()})}, "
+              f"their CPU {json.dumps({k: round(v, 1) for k, v in run['stage_cpu_seconds'].items()})}, "
+              f"training CPU by system "
+              f"{json.dumps({k: round(v, 1) for k, v in run['train_cpu_seconds'].items()})}",
               flush=True)
     last = work / "warm" / "results" / TASK
     scores = json.loads((last / "scores.json").read_text())

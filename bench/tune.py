@@ -11,10 +11,11 @@ each ``STRATEGY:WINDOW:SCALE[:C[:GLOSS]]`` given (GLOSS: the scale of the contex
 the candidates' gloss embeddings, 0 by default), on the task's vectors or, with ``--vectors``,
 on those with some word2vec settings changed (e.g. ``dimensions=200,epochs=20``), or, with
 ``--sources``, on other sources (``self``, pretrained ones, or both, e.g. ``self,glove-6b-50d``),
-and adds the rows to bench/results/tune_emb.json.
+with ``--svm`` other svm parameters (e.g. ``tol=0.001``), and adds the rows to
+bench/results/tune_emb.json.
 
     python bench/tune.py [--folds 5] [--jobs 2] [--data-dir DIR]
-    python bench/tune.py --emb exponential:10:1,fractional:10:1,exponential:10:1:10:1 [--vectors dimensions=200] [--sources glove-6b-50d]
+    python bench/tune.py --emb exponential:10:1,fractional:10:1,exponential:10:1:10:1 [--vectors dimensions=200] [--sources glove-6b-50d] [--svm tol=0.001]
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cv import (cross_validate, cv_parser, fold_accuracy, lexelt_rows,  # noqa: E402
-                training_corpus)
+                number_settings, training_corpus)
 from wsd_classic.tasks import catalogue  # noqa: E402
 from wsd_classic import systems  # noqa: E402
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule  # noqa: E402
@@ -66,7 +67,8 @@ def tune_embeddings(args, corpus) -> None:
         embedding = ContextEmbedding(rule, vectors)
         for doc in docs:
             corpus.features[doc.id]["emb"] = embedding(doc)
-        params = {**catalogue.SENSEVAL2_LS.system_params("svm"), **({"C": float(c)} if c else {})}
+        params = {**catalogue.SENSEVAL2_LS.system_params("svm"), **({"C": float(c)} if c else {}),
+                  **number_settings(args.svm)}
         start = time.perf_counter()
         data = lexelt_rows(corpus, systems.get("svm").feature_groups)
         measured = fold_accuracy("svm", params, data, args.folds, args.jobs)
@@ -98,6 +100,8 @@ def main() -> int:
     parser.add_argument("--vectors", default="", metavar="NAME=VALUE,...")
     parser.add_argument("--sources", default="", metavar="SOURCE,...",
                         help="the embedding's sources (default: the task's)")
+    parser.add_argument("--svm", default="", metavar="NAME=NUMBER,...",
+                        help="with --emb: svm parameters over the task's")
     args = parser.parse_args()
     corpus = training_corpus(args.data_dir, args.jobs)
     if args.emb:

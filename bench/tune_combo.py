@@ -14,10 +14,12 @@ only.
    top-sense map (``combination.fit_top_sense_map``) fitted on all of them, for the registry;
    and the error with the map, cross-fitted: the held-out distributions in 5 random parts, each
    mapped by the curve fitted on the other four.
-The test set is never read. Writes bench/results/tune_combo.json.
+``--svm`` gives the svm member other parameters (e.g. ``tol=0.001``). Each configuration's
+accuracy comes with its folds' accuracies and their standard error. The test set is never read.
+Writes bench/results/tune_combo.json (or ``--out``).
 
     python bench/tune_combo.py [--pools linear,geometric] [--shrinkages 0,1,10,100,inf]
-                               [--folds 5] [--jobs 2]
+                               [--svm NAME=NUMBER,...] [--folds 5] [--jobs 2] [--out FILE]
 """
 from __future__ import annotations
 
@@ -32,16 +34,16 @@ from joblib import Parallel, delayed
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cv import (LexeltRows, cv_parser, instance_folds, lexelt_rows,  # noqa: E402
-                training_corpus)
+                number_settings, training_corpus)
 from wsd_classic import systems  # noqa: E402
 from wsd_classic.report.calibration import expected_calibration_error  # noqa: E402
 from wsd_classic.systems.combination import (LOG_SMOOTHING, POOLS, fit_params,  # noqa: E402
                                              fit_top_sense_map, mapped_top_sense)
 
 
-def lexelt_evidence(X, y, weights):
-    """The lexelt's held-out evidence over all its training instances."""
-    return systems.make("combo").fit_members(X, y, weights)
+def lexelt_evidence(X, y, weights, params: dict):
+    """The lexelt's held-out evidence over all its training instances (combo's ``params``)."""
+    return systems.make("combo", **params).fit_members(X, y, weights)
 
 
 def pooled_params(evidences, pool: str) -> np.ndarray:
@@ -70,15 +72,17 @@ def fitted_combiner(model, evidence, shrinkage: float):
     return model.fit_combiner(*evidence, shrinkage=shrinkage)
 
 
-def lexelt_cv(rows: LexeltRows, folds: int, configurations: list[tuple[str, tuple, float]]):
-    """Correct held-out instances per configuration (pool, its defaults, shrinkage), the count
-    of instances and, per configuration, each held-out instance's distribution with the mask of
-    its gold senses."""
-    correct = np.zeros(len(configurations))
+def lexelt_cv(rows: LexeltRows, folds: int, configurations: list[tuple[str, tuple, float]],
+              params: dict):
+    """Correct held-out instances per configuration (pool, its defaults, shrinkage) and fold,
+    the count of instances per fold and, per configuration, each held-out instance's
+    distribution with the mask of its gold senses (combo's ``params``)."""
+    correct = np.zeros((len(configurations), folds))
     held_out = [[] for _ in configurations]
-    scored = 0
-    for train, test in instance_folds(rows.instances, folds):
-        model = systems.make("combo", top_sense_map=())  # the distributions the map is fitted on
+    scored = np.zeros(folds)
+    for fold, (train, test) in enumerate(instance_folds(rows.instances, folds)):
+        # top_sense_map: the distributions the map is fitted on
+        model = systems.make("combo", **params, top_sense_map=())
         stacked = model.fit_members([rows.X[row] for row in train],
                                     [rows.y[row] for row in train],
                                     [rows.weights[row] for row in train])
@@ -89,9 +93,9 @@ def lexelt_cv(rows: LexeltRows, folds: int, configurations: list[tuple[str, tupl
                 (proba, np.isin(model.classes_, [rows.y[row] for row in instance]))
                 for proba, instance in zip(
                     model.predict_proba([rows.X[instance[0]] for instance in test]), test)]
-            correct[column] += sum(gold[proba.argmax()] for proba, gold in fold_held_out)
+            correct[column, fold] += sum(gold[proba.argmax()] for proba, gold in fold_held_out)
             held_out[column] += fold_held_out
-        scored += len(test)
+        scored[fold] += len(test)
     return correct, scored, held_out
 
 
@@ -123,7 +127,13 @@ def main() -> int:
     parser = cv_parser(__doc__.split("\n")[0])
     parser.add_argument("--pools", default=",".join(POOLS))
     parser.add_argument("--shrinkages", default="0,1,10,100,inf")
+    parser.add_argument("--svm", default="", metavar="NAME=NUMBER,...",
+                        help="the svm member's parameters over the registered ones")
+    parser.add_argument("--out", type=Path,
+                        default=Path(__file__).resolve().parent / "results" / "tune_combo.json")
     args = parser.parse_args()
+    svm = number_settings(args.svm)
+    params = {"member_params": {"svm": svm}} if svm else {}
     pools = args.pools.split(",")
     unknown = [pool for pool in pools if pool not in POOLS]
     if unknown:
@@ -133,7 +143,7 @@ def main() -> int:
                        systems.get("combo").feature_groups)
     start = time.perf_counter()
     evidences = Parallel(n_jobs=args.jobs)(
-        delayed(lexelt_evidence)(rows.X, rows.y, rows.weights) for rows in data)
+        delayed(lexelt_evidence)(rows.X, rows.y, rows.weights, params) for rows in data)
     defaults = {pool: tuple(float(value) for value in pooled_params(evidences, pool))
                 for pool in pools}
     pooled_seconds = time.perf_counter() - start
@@ -145,12 +155,16 @@ def main() -> int:
     configurations = [(pool, defaults[pool], shrinkage) for pool in pools
                       for shrinkage in shrinkages]
     outcomes = Parallel(n_jobs=args.jobs)(
-        delayed(lexelt_cv)(rows, args.folds, configurations) for rows in data)
-    total = sum(n for _, n, _ in outcomes)
-    accuracy = sum(c for c, _, _ in outcomes) / total
+        delayed(lexelt_cv)(rows, args.folds, configurations, params) for rows in data)
+    per_fold = sum(n for _, n, _ in outcomes)
+    correct = sum(c for c, _, _ in outcomes)
+    accuracy = correct.sum(axis=1) / per_fold.sum()
+    fold_accuracies = correct / per_fold
     results = [{"pool": pool, "shrinkage": shrinkage if np.isfinite(shrinkage) else "inf",
-                "accuracy": float(value)}
-               for (pool, _, shrinkage), value in zip(configurations, accuracy)]
+                "accuracy": float(value), "fold_accuracies": folds.tolist(),
+                "fold_standard_error": float(np.std(folds, ddof=1) / np.sqrt(len(folds)))}
+               for (pool, _, shrinkage), value, folds in zip(configurations, accuracy,
+                                                             fold_accuracies)]
     for row in results:
         print(f"{row['pool']} pool, shrinkage {row['shrinkage']}: CV accuracy "
               f"{100 * row['accuracy']:.2f}")
@@ -170,13 +184,13 @@ def main() -> int:
           f"{confidence.mean():.4f}, right {correct.mean():.4f}); with the top-sense map, "
           f"cross-fitted: {calibration['held_out_ece_mapped']:.4f}\ntop-sense map "
           f"{calibration['top_sense_map']}")
-    out = Path(__file__).resolve().parent / "results" / "tune_combo.json"
+    out = args.out
     out.write_text(json.dumps({
-        "folds": args.folds,
+        "folds": args.folds, "svm": svm,
         "default_params": {pool: dict(zip(POOLS[pool].parameters, default))
                            for pool, default in defaults.items()},
         "log_smoothing": LOG_SMOOTHING, "pooled_seconds": pooled_seconds,
-        "cv_seconds": time.perf_counter() - start, "instances": total,
+        "cv_seconds": time.perf_counter() - start, "instances": int(per_fold.sum()),
         "results": results, "best": best, "calibration": calibration}, indent=2) + "\n")
     print(f"best: {best['pool']} pool, shrinkage {best['shrinkage']} "
           f"({100 * best['accuracy']:.2f}); wrote {out}")

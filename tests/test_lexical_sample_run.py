@@ -50,3 +50,59 @@ def test_vectors_are_waited_for_only_before_the_first_system_reading_them(
     assert any(name.startswith("emb") for name in svm.models["bank.n"].vocabulary_)
     dlist = modelstore.load(models, "small-emb", "dlist")
     assert dlist.featurizer.embedding is None
+
+
+def test_the_costliest_lexelts_go_to_the_workers_first_and_models_keep_the_corpus_order(
+        tiny_models, monkeypatch):
+    _, task, corpus = tiny_models
+    handed_out = []
+
+    def recorded(function, items, processes):
+        handed_out.extend(item[2] for item in items)
+        return map(function, items)
+
+    monkeypatch.setattr(engine, "in_workers", recorded)
+    trained = engine.train("dlist", corpus, task, progress=False)
+    rows = {item: len(X) * len(set(y)) for item, X, y, _ in engine.lexelt_rows(corpus, ())}
+    costliest_first = sorted(rows, key=lambda item: -rows[item])
+    assert costliest_first != list(rows)  # else the corpus order would pass
+    assert handed_out == costliest_first
+    assert list(trained.models) == list(rows)
+
+
+def test_a_stage_counts_the_cpu_of_the_workers_it_waited_for_and_not_its_sleep():
+    import multiprocessing
+    import time
+
+    from wsd_classic.tasks.timing import StageTimer
+
+    def spin():
+        end = time.process_time() + 0.3
+        while time.process_time() < end:
+            pass
+
+    timer = StageTimer()
+    with timer.stage("work"):
+        worker = multiprocessing.get_context("fork").Process(target=spin)
+        worker.start()
+        worker.join()
+    with timer.stage("wait"):
+        time.sleep(0.3)
+    assert timer.cpu["work"] >= 0.25 and timer.cpu["wait"] < 0.1
+    assert timer.seconds["wait"] >= 0.3
+
+
+def test_a_run_records_each_stage_s_cpu_and_each_system_s_training(tmp_path, monkeypatch):
+    import json
+
+    monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path / "cache"))
+    train_cli.main(["--train", str(FIXTURES / "train_small.xml"), "--test",
+                    str(FIXTURES / "test_small.xml"), "--key", str(FIXTURES / "test_small.key"),
+                    "--systems", "commonest,dlist", "--models-dir", str(tmp_path / "models"),
+                    "--out-dir", str(tmp_path / "results")])
+    (timings_file,) = (tmp_path / "results").glob("*/timings.json")
+    timings = json.loads(timings_file.read_text())
+    assert set(timings["stage_cpu_seconds"]) == set(timings["stages"])
+    assert set(timings["train_cpu_seconds"]) == set(timings["train_seconds"]) == {"commonest",
+                                                                                  "dlist"}
+    assert timings["stage_cpu_seconds"]["preprocess"] > 0

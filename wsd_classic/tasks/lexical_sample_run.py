@@ -201,10 +201,11 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
             notes.append(f"the split's test key is {out_dir / 'test.key'}")
         key_path = out_stage / "test.key" if split_key is not None else run.key_path
         trained_here = {}
+        training = StageTimer()  # the train stage by system
         for name in chosen:
             if VECTOR_GROUP in systems.get(name).feature_groups:
                 sides.complete()
-            with timer.stage("train"):
+            with timer.stage("train"), training.stage(name):
                 trained = engine.train(name, train_corpus, run.name, jobs,
                                        params=run.task.system_params(name), fitted=trained_here)
             trained_here[name] = trained
@@ -230,6 +231,8 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
                                                   weighted_answers=out_stage / f"{name}.ans")
                            for name in chosen})
             write_json_atomically(out_stage / "scores.json", scores)
-        write_json_atomically(out_stage / "timings.json", {"stages": timer.seconds,
-                                                           "systems": chosen, "jobs": jobs})
+        write_json_atomically(out_stage / "timings.json", {
+            "stages": timer.seconds, "stage_cpu_seconds": timer.cpu,
+            "train_seconds": training.seconds, "train_cpu_seconds": training.cpu,
+            "systems": chosen, "jobs": jobs})
     return RunResult(scores, notes, out_dir, models_dir, timer)
