@@ -21,6 +21,7 @@ from wsd_classic.tasks import allwords, catalogue, vector_corpus
 from wsd_classic.tasks.tagger import Tagger, tag_raganato
 from wsd_classic.corpora.allwords import read_raganato_corpus, read_semcor_corpus
 from wsd_classic.corpora.wordnet_examples import WORD, read_wordnet_examples
+from wsd_classic.preprocess import sentences
 from wsd_classic.preprocess.sentences import analyse, contexts, word_parts
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
@@ -122,6 +123,15 @@ def test_analysis_keeps_the_corpus_tokens():
     assert meeting.lemmas[5] == "take_place"
     assert meeting.tags[5].startswith("VB")
     assert analyse(corpus) == analyses  # the second time from the cache
+
+
+def test_analyses_made_in_worker_processes_equal_those_made_here(monkeypatch, tmp_path):
+    corpus = read_semcor_corpus(SEMCOR)
+    monkeypatch.setattr(sentences, "BATCH_SENTENCES", 2)  # several batches on each worker
+    here = analyse(corpus, jobs=1)
+    monkeypatch.setattr(sentences, "PARALLEL_MIN_SENTENCES", 1)
+    monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path))  # not the analyses above
+    assert analyse(corpus, jobs=2) == here
 
 
 def test_contexts_share_a_window_and_stay_in_the_document():
