@@ -6,6 +6,7 @@ reading the context can beat both. Training here runs on a handful of words in s
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -387,10 +388,22 @@ def test_unknown_system_and_missing_model_are_errors(tmp_path):
         list(tag_raganato(DATASET, "svm", tmp_path))
 
 
+def test_installed_vectors_are_read_at_once_and_every_group_featurized_in_one_pass(
+        monkeypatch):
+    pending = vector_corpus.featurizer_later(catalogue.SEMCOR, catalogue.SEMCOR.systems)
+    assert not pending.waits  # SemCor reads installed vectors only
+    monkeypatch.setattr(vector_corpus.PendingFeaturizer, "without_vectors",
+                        lambda self: pytest.fail("a second pass for the vectors' group"))
+    data = allwords.prepare_training(SEMCOR, featurizer=pending)
+    assert data.featurized.featurizer.embedding is not None
+    assert any(features["emb"] for features in data.featurized.features.values())
+
+
 def test_features_computed_while_the_vectors_build_equal_those_computed_after():
     """A pending featurizer's groups that read no vectors come first, the vectors' group once
     they are there; SemCor's targets and WordNet's examples get the very same rows."""
-    pending = vector_corpus.featurizer_later(catalogue.SEMCOR, catalogue.SEMCOR.systems)
+    pending = dataclasses.replace(
+        vector_corpus.featurizer_later(catalogue.SEMCOR, catalogue.SEMCOR.systems), waits=True)
     complete = pending()
     assert complete.embedding is not None and "emb" not in pending.without_vectors().groups
     meanwhile = allwords.prepare_training(SEMCOR, featurizer=pending)

@@ -96,7 +96,8 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
     WordNet's examples of those lexelts (with ``with_features`` and ``with_examples``).
     ``featurizer`` (the semcor task's when None, its svm's word vectors included) may be
     ``vector_corpus.featurizer_later``'s, whose word vectors build meanwhile: every other group is
-    computed first, while they build, and theirs once they are there. ``timer`` times each
+    computed first, while they build, and theirs once they are there (all at once when nothing
+    builds). ``timer`` times each
     step as a stage of its own (the preparation's whole time otherwise)."""
     parts = tuple(parts)
     timer = timer or StageTimer()
@@ -121,6 +122,9 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
             with timer.stage("spaCy WordNet examples"):
                 extras["examples"] = (extra, sentences.analyse(extra, jobs, progress,
                                                                "spaCy (WordNet examples)"))
+    if isinstance(featurizer, PendingFeaturizer) and not featurizer.waits:
+        with timer.stage("word vectors"):  # installed ones: every group in one pass
+            featurizer = featurizer()
     ready = featurizer if isinstance(featurizer, Featurizer) else featurizer.without_vectors()
     learnt = ((lambda target: target.lexelt in learning) if with_features
               else (lambda target: False))
