@@ -6,6 +6,7 @@ reading the context can beat both. Training here runs on a handful of words in s
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from wsd_classic.tasks import allwords, catalogue, vector_corpus
 from wsd_classic.tasks.tagger import Tagger, tag_raganato
 from wsd_classic.corpora.allwords import read_raganato_corpus, read_semcor_corpus
 from wsd_classic.corpora.wordnet_examples import WORD, read_wordnet_examples
+from wsd_classic.preprocess import sentences
 from wsd_classic.preprocess.sentences import analyse, contexts, word_parts
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
@@ -122,6 +124,15 @@ def test_analysis_keeps_the_corpus_tokens():
     assert meeting.lemmas[5] == "take_place"
     assert meeting.tags[5].startswith("VB")
     assert analyse(corpus) == analyses  # the second time from the cache
+
+
+def test_analyses_made_in_worker_processes_equal_those_made_here(monkeypatch, tmp_path):
+    corpus = read_semcor_corpus(SEMCOR)
+    monkeypatch.setattr(sentences, "BATCH_SENTENCES", 2)  # several batches on each worker
+    here = analyse(corpus, jobs=1)
+    monkeypatch.setattr(sentences, "PARALLEL_MIN_SENTENCES", 1)
+    monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path))  # not the analyses above
+    assert analyse(corpus, jobs=2) == here
 
 
 def test_contexts_share_a_window_and_stay_in_the_document():
@@ -377,10 +388,22 @@ def test_unknown_system_and_missing_model_are_errors(tmp_path):
         list(tag_raganato(DATASET, "svm", tmp_path))
 
 
+def test_installed_vectors_are_read_at_once_and_every_group_featurized_in_one_pass(
+        monkeypatch):
+    pending = vector_corpus.featurizer_later(catalogue.SEMCOR, catalogue.SEMCOR.systems)
+    assert not pending.waits  # SemCor reads installed vectors only
+    monkeypatch.setattr(vector_corpus.PendingFeaturizer, "without_vectors",
+                        lambda self: pytest.fail("a second pass for the vectors' group"))
+    data = allwords.prepare_training(SEMCOR, featurizer=pending)
+    assert data.featurized.featurizer.embedding is not None
+    assert any(features["emb"] for features in data.featurized.features.values())
+
+
 def test_features_computed_while_the_vectors_build_equal_those_computed_after():
     """A pending featurizer's groups that read no vectors come first, the vectors' group once
     they are there; SemCor's targets and WordNet's examples get the very same rows."""
-    pending = vector_corpus.featurizer_later(catalogue.SEMCOR, catalogue.SEMCOR.systems)
+    pending = dataclasses.replace(
+        vector_corpus.featurizer_later(catalogue.SEMCOR, catalogue.SEMCOR.systems), waits=True)
     complete = pending()
     assert complete.embedding is not None and "emb" not in pending.without_vectors().groups
     meanwhile = allwords.prepare_training(SEMCOR, featurizer=pending)

@@ -5,6 +5,7 @@ the discourse study's counts per part of speech and the svm parameter ``--tune-s
 from __future__ import annotations
 
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -14,8 +15,10 @@ import pytest
 from wsd_classic.systems.combination import POOLS
 from wsd_classic.tasks import allwords
 from wsd_classic.tasks import vector_corpus  # noqa: E402
+from wsd_classic.workers import in_workers
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from semcor_studies.benchmark import CpuStageTimer  # noqa: E402
 from semcor_studies.combo import lexelts_with_unseen_candidates, restricted  # noqa: E402
 from semcor_studies.combo_mixture import combined, pooled_defaults, stacked_combo  # noqa: E402
 from semcor_studies.discourse import discourse_results  # noqa: E402
@@ -163,3 +166,18 @@ def test_an_svm_parameter_reaches_the_svm_or_combos_svm_member_only():
     assert {key: value for key, value in combo.items() if key != "member_params"} == {
         key: value for key, value in registered.items() if key != "member_params"}
     assert TASK.system_params("combo") == registered  # the registered ones untouched
+
+
+def _spin(seconds: float) -> float:
+    started = time.process_time()
+    while time.process_time() - started < seconds:
+        pass
+    return seconds
+
+
+def test_the_benchmark_counts_the_cpu_of_the_workers_a_stage_waited_for():
+    timer = CpuStageTimer()
+    with timer.stage("work"):
+        assert list(in_workers(_spin, [0.3, 0.3], 2)) == [0.3, 0.3]
+    assert timer.cpu["work"] >= 0.55  # both workers' time, though they ran side by side
+    assert set(timer.seconds) == {"work"}

@@ -235,3 +235,11 @@ def test_lesk_corpus_also_uses_training_contexts_and_reports_unknown_keys():
     assert corpus.predict([["bow=heron"]])[0] == RIVER
     assert corpus.predict([["bow=jetty"]])[0] == "U"
     assert plain.unknown_senses_ == ["U"]
+
+
+def test_svm_calibrates_on_as_many_folds_as_it_is_given():
+    X, y = toy_data(repeats=6)
+    for folds in (3, 5):
+        model = LinearSVM(C=1.0, calibration_folds=folds).fit(X, y)
+        assert sorted(set(model.held_out_folds_)) == list(range(folds))
+        assert model.held_out_params_["calibration_folds"] == folds

@@ -64,8 +64,11 @@ def held_out_accuracy(data: allwords.TrainingData, system: str, jobs: int,
 def held_out_scores(data: allwords.TrainingData, system: str, folds: int, jobs: int,
                     **overrides) -> dict:
     """``held_out_accuracy`` on each of the first ``folds`` sets of files, and their mean."""
-    by_fold = [held_out_accuracy(data, system, jobs, fold=fold, **overrides)
-               for fold in range(folds)]
+    by_fold = []
+    for fold in range(folds):
+        by_fold.append(held_out_accuracy(data, system, jobs, fold=fold, **overrides))
+        print(f"{system} {overrides}: held-out set {fold}: {by_fold[-1]:.5f}", file=sys.stderr,
+              flush=True)
     return {"held_out_semcor_accuracy": sum(by_fold) / len(by_fold),
             "held_out_semcor_accuracy_by_fold": by_fold}
 

@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from tqdm import tqdm
 
+from wsd_classic import workers
 from wsd_classic.corpora.model import Instance
 from wsd_classic.preprocess import cache, pipeline
 from wsd_classic.preprocess.document import ProcessedInstance
@@ -31,6 +32,8 @@ from wsd_classic.corpora.allwords import AllWordsCorpus, Sentence, Target
 ANALYSIS_VERSION = 1
 # Sentences run through spaCy in a single process below this count: starting workers costs more.
 PARALLEL_MIN_SENTENCES = 2000
+# Sentences spaCy's components see at a time, one batch per piece of a worker's work.
+BATCH_SENTENCES = 256
 
 
 def word_parts(word: str) -> list[str]:
@@ -63,16 +66,28 @@ def _spacy_doc(vocab, words: Sequence[str]):
 
 def _analyse(sentences: Sequence[Sentence], jobs: int, progress: bool | None,
              description: str) -> Iterator[ProcessedInstance]:
-    nlp = pipeline.load_spacy()
     if progress is None:
         progress = sys.stderr.isatty()
     processes = max(1, jobs) if len(sentences) >= PARALLEL_MIN_SENTENCES else 1
-    docs = pipeline.pipe(nlp, (_spacy_doc(nlp.vocab, sentence.words) for sentence in sentences),
-                         batch_size=256, n_process=processes)
-    docs = tqdm(docs, total=len(sentences), desc=description, unit="sent", disable=not progress,
-                file=sys.stderr)
-    for sentence, doc in zip(sentences, docs):
-        yield _merged_analysis(sentence, doc)
+    if processes > 1:  # loaded before the workers fork, which then share it
+        pipeline.load_spacy()
+    batches = [sentences[start:start + BATCH_SENTENCES]
+               for start in range(0, len(sentences), BATCH_SENTENCES)]
+    with tqdm(total=len(sentences), desc=description, unit="sent", disable=not progress,
+              file=sys.stderr) as bar:
+        for analyses in workers.in_workers(_analyse_batch, batches, processes):
+            bar.update(len(analyses))
+            yield from analyses
+
+
+def _analyse_batch(sentences: Sequence[Sentence]) -> list[ProcessedInstance]:
+    """One batch of sentences through spaCy and merged back (``_merged_analysis``). A worker
+    sends back these compact analyses, not the ``Doc``s that spaCy's own ``n_process`` would
+    serialize for this process to read back and merge."""
+    nlp = pipeline.load_spacy()
+    docs = nlp.pipe((_spacy_doc(nlp.vocab, sentence.words) for sentence in sentences),
+                    batch_size=BATCH_SENTENCES)
+    return [_merged_analysis(sentence, doc) for sentence, doc in zip(sentences, docs)]
 
 
 def _merged_analysis(sentence: Sentence, doc) -> ProcessedInstance:

@@ -52,12 +52,14 @@ class LinearSVM(SenseClassifier):
     state_arrays = ("coef", "intercept")
 
     def __init__(self, C: float = 10.0, calibrate: bool = True, random_state: int = 0,
-                 min_instances: int = 0, tol: float = 1e-4):
+                 min_instances: int = 0, tol: float = 1e-4,
+                 calibration_folds: int = CALIBRATION_FOLDS):
         self.C = C
         # liblinear's stopping tolerance: its dual solver's iterations, most of a fit's time
         self.tol = tol
         self.calibrate = calibrate
         self.random_state = random_state
+        self.calibration_folds = calibration_folds
         # Fewer training instances than this: answer the training sense distribution, as
         # ``commonest`` does. On a handful of examples counting beats any hyperplane.
         self.min_instances = min_instances
@@ -97,11 +99,11 @@ class LinearSVM(SenseClassifier):
         Kept beside the fold of each row and the fold models' parameters: a combination whose
         svm member has those parameters and folds reuses them (``systems.combination``)."""
         self.held_out_params_ = {**self.get_params(), "calibrate": False, "min_instances": 0}
-        self.held_out_folds_ = held_out_folds(X, CALIBRATION_FOLDS, self.random_state)
+        self.held_out_folds_ = held_out_folds(X, self.calibration_folds, self.random_state)
         self.held_out_decisions_ = np.full((len(y), len(self.classes_)), -np.inf)
         if self.held_out_folds_ is None:
             return
-        for fold in range(CALIBRATION_FOLDS):
+        for fold in range(self.calibration_folds):
             train = np.flatnonzero(self.held_out_folds_ != fold)
             test = np.flatnonzero(self.held_out_folds_ == fold)
             model = LinearSVM(**self.held_out_params_).fit(

@@ -41,10 +41,12 @@ WORDNET_TEXT_FILES = ("data.noun", "data.verb", "data.adj", "data.adv")
 @dataclass(frozen=True)
 class PendingFeaturizer:
     """A task's featurizer whose word vectors may still be building: calling it waits for them;
-    ``without_vectors`` computes every other group meanwhile."""
+    ``without_vectors`` computes every other group meanwhile. ``waits``: whether it may (self-
+    trained vectors); installed vectors are there at once."""
 
     context: ContextRule
     make: Callable[[], Featurizer]
+    waits: bool = False
 
     def __call__(self) -> Featurizer:
         return self.make()
@@ -69,7 +71,8 @@ def featurizer_later(task: Task, names,
     vectors = (obtain_later(task.embedding.vectors, data_dir)
                if task.embedding.self_trained else lambda: None)
     return PendingFeaturizer(task.context, lambda: Featurizer(
-        task.context, embedding=ContextEmbedding(task.embedding, vectors())))
+        task.context, embedding=ContextEmbedding(task.embedding, vectors())),
+        waits=task.embedding.self_trained)
 
 
 def corpus_sentences(data_dir: str | os.PathLike | None = None) -> Iterator[list[str]]:
