@@ -106,3 +106,20 @@ def test_a_run_records_each_stage_s_cpu_and_each_system_s_training(tmp_path, mon
     assert set(timings["train_cpu_seconds"]) == set(timings["train_seconds"]) == {"commonest",
                                                                                   "dlist"}
     assert timings["stage_cpu_seconds"]["preprocess"] > 0
+
+
+def test_answers_and_scores_written_in_the_workers_match_those_of_one_process(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path / "cache"))
+    outputs = {}
+    for jobs in (1, 2):
+        results = tmp_path / f"results{jobs}"
+        train_cli.main(["--train", str(FIXTURES / "train_small.xml"), "--test",
+                        str(FIXTURES / "test_small.xml"), "--key", str(FIXTURES / "test_small.key"),
+                        "--systems", "commonest,dlist", "--jobs", str(jobs),
+                        "--models-dir", str(tmp_path / f"models{jobs}"), "--out-dir", str(results)])
+        outputs[jobs] = {path.name: path.read_bytes() for path in results.glob("*/*")
+                         if path.name != "timings.json"}
+    assert {"commonest.ans", "commonest.top.ans", "dlist.ans", "dlist.top.ans",
+            "scores.json"} <= set(outputs[2])
+    assert outputs[1] == outputs[2]

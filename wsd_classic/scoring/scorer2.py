@@ -147,7 +147,8 @@ def _weights(answer: Answer, grain: str,
         total = 1.0
     merged: dict[str, float] = {}
     for sense, weight in raw:
-        tag = _at_grain((sense,), grain, sensemap)[0]
+        # ``_at_grain`` of the one tag, inline: this runs for every sense of every answer
+        tag = sensemap.top(sense) if grain == "coarse" else sense
         merged[tag] = merged.get(tag, 0.0) + weight
     return merged, total
 

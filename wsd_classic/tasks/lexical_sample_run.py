@@ -22,6 +22,7 @@ from wsd_classic.tasks.catalogue import Task
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.staging import previous_scores
 from wsd_classic.tasks.timing import StageTimer
+from wsd_classic.workers import in_workers
 
 
 @dataclass
@@ -163,6 +164,16 @@ class RunResult:
     timer: StageTimer
 
 
+def _write_and_score(job: tuple) -> dict:
+    """Write one system's answer files (weighted and top sense only) from its ``rows`` and
+    return their scores against the ``key`` (with the ``sensemap``, if any)."""
+    out_dir, name, rows, key_path, sensemap_path = job
+    write_answers(out_dir / f"{name}.ans", rows)
+    write_answers(out_dir / f"{name}.top.ans", rows, top_only=True)
+    return lexsample_scores(key_path, out_dir / f"{name}.top.ans", sensemap_path,
+                            weighted_answers=out_dir / f"{name}.ans")
+
+
 def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Path,
             jobs: int) -> RunResult:
     """Run the whole job.
@@ -200,7 +211,7 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
             write_key(out_stage / "test.key", split_key)
             notes.append(f"the split's test key is {out_dir / 'test.key'}")
         key_path = out_stage / "test.key" if split_key is not None else run.key_path
-        trained_here = {}
+        trained_here, answer_rows = {}, {}
         training = StageTimer()  # the train stage by system
         for name in chosen:
             if VECTOR_GROUP in systems.get(name).feature_groups:
@@ -216,20 +227,20 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
             with timer.stage("save"):
                 modelstore.save(trained, models_root, task_dir=model_stage)
             with timer.stage("tag"):
-                rows = list(engine.tag(trained, test_corpus))
-                write_answers(out_stage / f"{name}.ans", rows)
-                write_answers(out_stage / f"{name}.top.ans", rows, top_only=True)
+                answer_rows[name] = list(engine.tag(trained, test_corpus))
             unknown = sorted({sense for model in trained.models.values()
                               for sense in getattr(model, "unknown_senses_", [])})
             if unknown:
                 notes.append(f"{name}: {len(unknown)} candidate senses have no WordNet 3.0 gloss "
                              "(WordNet 1.7-only keys, U, P); only the fallback can choose them")
+        # Writing and scoring the answers is pure Python, a system at a time: in the forked
+        # workers, ``jobs`` systems' files are written and scored side by side, in one pass
+        # (a pool's start costs 0.26 CPU-s). The stage counts the answer files' writing.
         with timer.stage("score"):
             scores = previous_scores(out_stage / "scores.json", keep=set(chosen))
-            scores.update({name: lexsample_scores(key_path, out_stage / f"{name}.top.ans",
-                                                  run.sensemap_path,
-                                                  weighted_answers=out_stage / f"{name}.ans")
-                           for name in chosen})
+            scores.update(zip(chosen, in_workers(_write_and_score, [
+                (out_stage, name, answer_rows.pop(name), key_path, run.sensemap_path)
+                for name in chosen], jobs)))
             write_json_atomically(out_stage / "scores.json", scores)
         write_json_atomically(out_stage / "timings.json", {
             "stages": timer.seconds, "stage_cpu_seconds": timer.cpu,
