@@ -15,10 +15,10 @@ import pytest
 from wsd_classic.systems.combination import POOLS
 from wsd_classic.tasks import allwords
 from wsd_classic.tasks import vector_corpus  # noqa: E402
+from wsd_classic.tasks.timing import StageTimer
 from wsd_classic.workers import in_workers
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from semcor_studies.benchmark import CpuStageTimer  # noqa: E402
 from semcor_studies.combo import lexelts_with_unseen_candidates, restricted  # noqa: E402
 from semcor_studies.combo_mixture import combined, pooled_defaults, stacked_combo  # noqa: E402
 from semcor_studies.discourse import discourse_results  # noqa: E402
@@ -176,7 +176,7 @@ def _spin(seconds: float) -> float:
 
 
 def test_the_benchmark_counts_the_cpu_of_the_workers_a_stage_waited_for():
-    timer = CpuStageTimer()
+    timer = StageTimer()
     with timer.stage("work"):
         assert list(in_workers(_spin, [0.3, 0.3], 2)) == [0.3, 0.3]
     assert timer.cpu["work"] >= 0.55  # both workers' time, though they ran side by side

@@ -2,7 +2,6 @@
 on every evaluation set (it chooses nothing)."""
 from __future__ import annotations
 
-import contextlib
 import os
 import platform
 import resource
@@ -19,7 +18,7 @@ from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE
 from wsd_classic.tasks import allwords
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets
 from wsd_classic.tasks import vector_corpus
-from wsd_classic.tasks.timing import StageTimer
+from wsd_classic.tasks.timing import StageTimer, cpu_seconds
 
 from .held_out import TASK, tag_all
 
@@ -31,35 +30,10 @@ def peak_memory_mb() -> dict[str, float]:
             "children": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
 
 
-def cpu_seconds() -> float:
-    """CPU time (user and system) of this process and of its waited-for children so far: every
-    worker pool of a stage (spaCy's, the featurizer's, the engine's) is joined by its end, so
-    the difference across a stage is its CPU cost whatever else loads the machine."""
-    times = os.times()
-    return times.user + times.system + times.children_user + times.children_system
-
-
-class CpuStageTimer(StageTimer):
-    """Wall-clock and CPU seconds (``cpu_seconds``) per stage."""
-
-    def __init__(self):
-        super().__init__()
-        self.cpu: dict[str, float] = {}
-
-    @contextlib.contextmanager
-    def stage(self, name: str):
-        cpu = cpu_seconds()
-        try:
-            with super().stage(name):
-                yield
-        finally:
-            self.cpu[name] = self.cpu.get(name, 0.0) + cpu_seconds() - cpu
-
-
 def train_all(semcor_root: Path, names: list[str], models_root: Path, jobs: int) -> dict:
     trainable = [name for name in names if systems.get(name).estimator is not None]
     started, cpu = time.perf_counter(), cpu_seconds()
-    timer = CpuStageTimer()
+    timer = StageTimer()
     data = allwords.prepare_training(
         semcor_root, featurizer=vector_corpus.featurizer_later(TASK, trainable), jobs=jobs,
         timer=timer)
