@@ -13,15 +13,18 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import platform
 import time
 import zipfile
 import zlib
 from importlib.metadata import version
 from collections.abc import Iterator, Mapping
+from typing import BinaryIO
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cachetools
 import numpy as np
 
 from wsd_classic import __version__
@@ -37,6 +40,7 @@ FORMAT = "wsd-classic-model/3"
 META_ENTRY = "__meta__"
 # Starts the zip comment that holds the SHA-256 of the whole file (see ``_sealed``).
 SEAL_PREFIX = b"wsd-classic-model sha256:"
+SEAL_READ_BYTES = 1 << 20
 FILENAME = "model.npz"
 # The self-trained word vectors of a model whose system reads embeddings, so it tags without the
 # data directory (pretrained vectors are an installed resource, named in the featurizer settings).
@@ -160,14 +164,29 @@ def _sealed(archive: bytes) -> bytes:
     return archive[:-2] + len(seal).to_bytes(2, "little") + seal
 
 
-def _unsealed(data: bytes) -> bytes | None:
-    """The archive as it was sealed, or None when the seal is missing or does not match."""
+def _sealed_correctly(stream: BinaryIO) -> bool:
+    """Whether the file ``stream`` ends in a seal that matches the archive before it, read in
+    pieces: a sealed file is itself a zip archive (the seal is its comment), so it is then read
+    as it is, member by member, and never held whole in memory."""
     length = len(SEAL_PREFIX) + 64
-    seal, declared = data[-length:], data[-length - 2:-length]
+    size = stream.seek(0, io.SEEK_END)
+    if size < length + 2:
+        return False
+    stream.seek(size - length - 2)
+    declared, seal = stream.read(2), stream.read(length)
     if not seal.startswith(SEAL_PREFIX) or declared != length.to_bytes(2, "little"):
-        return None
-    archive = data[:-length - 2] + b"\0\0"
-    return archive if hashlib.sha256(archive).hexdigest().encode() == seal[len(SEAL_PREFIX):] else None
+        return False
+    stream.seek(0)
+    digest = hashlib.sha256()
+    remaining = size - length - 2
+    while remaining > 0:
+        piece = stream.read(min(remaining, SEAL_READ_BYTES))
+        if not piece:
+            return False
+        digest.update(piece)
+        remaining -= len(piece)
+    digest.update(b"\0\0")
+    return digest.hexdigest().encode() == seal[len(SEAL_PREFIX):]
 
 
 def read_header(path: Path) -> tuple[dict, np.lib.npyio.NpzFile]:
@@ -177,15 +196,16 @@ def read_header(path: Path) -> tuple[dict, np.lib.npyio.NpzFile]:
     if not path.is_file():
         raise WsdError("no trained model here: run bin/train first", path)
     try:
-        data = path.read_bytes()
+        stream = open(path, "rb")
+        sealed = _sealed_correctly(stream)
     except OSError as error:
         raise WsdError(f"cannot read the model file: {error.strerror or error}", path) from None
-    content = _unsealed(data)
-    if content is None:
+    if not sealed:
+        stream.close()
         raise WsdError("model file fails its SHA-256 check (changed, damaged or made by an "
                        "older version): retrain with bin/train", path)
     try:
-        archive = np.load(io.BytesIO(content), allow_pickle=False)
+        archive = np.load(_PositionalReader(stream), allow_pickle=False)
         header = json.loads(archive[META_ENTRY].tobytes().decode())
     except _DAMAGED as error:
         raise WsdError(f"corrupt model file ({type(error).__name__}): retrain with bin/train",
@@ -195,28 +215,86 @@ def read_header(path: Path) -> tuple[dict, np.lib.npyio.NpzFile]:
     return header, archive
 
 
+class _PositionalReader(io.RawIOBase):
+    """A file read at positions it keeps itself (``os.pread``), not at the descriptor's: a
+    forked process that reads a model's members then never moves another's position."""
+
+    def __init__(self, stream: BinaryIO):
+        super().__init__()
+        self.stream, self.position = stream, 0
+        self.size = os.fstat(stream.fileno()).st_size
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        self.position = offset + (0, self.position, self.size)[whence]
+        return self.position
+
+    def tell(self) -> int:
+        return self.position
+
+    def readinto(self, buffer) -> int:
+        data = os.pread(self.stream.fileno(), len(buffer), self.position)
+        buffer[:len(data)] = data
+        self.position += len(data)
+        return len(data)
+
+    def close(self) -> None:
+        self.stream.close()
+        super().close()
+
+
 # Changed bytes surface as whichever of these the damaged layer (zip directory, deflate stream,
 # .npy header, JSON) raises first.
 _DAMAGED = (OSError, ValueError, KeyError, zipfile.BadZipFile, zlib.error, EOFError,
             UnicodeDecodeError, NotImplementedError, io.UnsupportedOperation)
 
 
+# What the estimators a loaded model has built may take in memory: past it, those used least
+# recently are dropped (and built again if met again), so that tagging a corpus of any size
+# stays within bounded memory (the all-words svm's 22,436 estimators would take some 4 GB).
+BUILT_BYTES = 256 << 20
+# A fitted vocabulary's entry in memory: the name's string, its index's int and the dict's slot.
+VOCABULARY_ENTRY_BYTES = 200
+
+
+def footprint(model: SenseClassifier) -> int:
+    """About how many bytes an estimator takes: its arrays and its vocabulary's entries."""
+    size = 0
+    for value in vars(model).values():
+        if isinstance(value, np.ndarray):
+            size += value.nbytes
+        elif isinstance(value, dict):
+            size += len(value) * VOCABULARY_ENTRY_BYTES
+    return size
+
+
 class LazyModels(Mapping):
-    """A model file's lexelts, each estimator built from its arrays the first time it is used.
+    """A model file's lexelts, each estimator built from its arrays the first time it is used,
+    and kept while those built hold at most ``budget`` bytes (``footprint``), least recently
+    used dropped first.
 
     The all-words models hold over 20,000 lexelts, and a run tags a few of them: building them
-    all would cost seconds before the first word is tagged.
+    all would cost seconds before the first word is tagged, and keeping all it meets would
+    grow with the input.
     """
 
-    def __init__(self, path: Path, header: dict, archive, estimator: type[SenseClassifier]):
+    def __init__(self, path: Path, header: dict, archive, estimator: type[SenseClassifier],
+                 budget: int = BUILT_BYTES):
         self.path, self.archive, self.estimator = path, archive, estimator
         self.params, self.index = header["params"], header["lexelts"]
-        self.built: dict[str, SenseClassifier] = {}
+        self.built: cachetools.LRUCache = cachetools.LRUCache(budget, getsizeof=footprint)
 
     def __getitem__(self, item: str) -> SenseClassifier:
         model = self.built.get(item)
         if model is None:
-            model = self.built[item] = self._build(item)
+            model = self._build(item)
+            if footprint(model) <= self.built.maxsize:
+                self.built[item] = model
         return model
 
     def _build(self, item: str) -> SenseClassifier:
@@ -310,10 +388,11 @@ def installed(models_root: Path) -> list[InstalledModel]:
         task, system = path.parent.parent.name, path.parent.name
         model = InstalledModel(path, path.stat().st_size, task, system)
         try:
-            header, _ = read_header(path)
+            header, archive = read_header(path)
         except WsdError as error:
             model.problem = error.message
         else:
+            archive.close()
             if (header.get("task"), header.get("system")) != (task, system):
                 model.problem = (f"holds a {header.get('task')}/{header.get('system')} model: "
                                  "bin/tag will refuse it here")

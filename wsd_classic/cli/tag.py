@@ -112,7 +112,8 @@ def main(argv=None):
                                               args.format, args.jobs, counts)
         else:
             with timer.stage("load"):
-                targets = _text_targets(args, models_root, counts, cluster)
+                targets = _text_targets(args, models_root, counts, cluster,
+                                        None if args.output else sys.stdout.flush)
             # closed before the cluster is, should anything stop the writing
             lines = cluster.enter_context(contextlib.closing(
                 tagging.format_targets(targets, args.format)))
@@ -137,17 +138,18 @@ def main(argv=None):
     return 0
 
 
-def _text_targets(args, models_root, counts: tagging.TagCounts,
-                  cluster: contextlib.ExitStack) -> Iterator[tagging.TaggedTarget]:
+def _text_targets(args, models_root, counts: tagging.TagCounts, cluster: contextlib.ExitStack,
+                  on_pause) -> Iterator[tagging.TaggedTarget]:
     """The targets of the text files, tagged here or on the workers of ``--scheduler``'s
-    cluster (kept open by ``cluster`` until the output is written)."""
+    cluster (kept open by ``cluster`` until the output is written); ``on_pause`` where the
+    input paused, the answers before it written."""
     if args.scheduler is None:
         nlp = tagging.tagging_pipeline(args.task, args.system, models_root, args.explain)
-        return tagging.tag_text(nlp, args.files, counts, jobs=args.jobs)
+        return tagging.tag_text(nlp, args.files, counts, jobs=args.jobs, on_pause=on_pause)
     client = cluster.enter_context(distributed.connected(args.scheduler))
     tagger = distributed.cluster_tagger(client, distributed.PipelineSpec(
         args.task, args.system, str(models_root.resolve()), args.explain))
-    return tagging.tag_sources(args.files, counts, tagger)
+    return tagging.tag_sources(args.files, counts, tagger, on_pause=on_pause)
 
 
 def _summary(counts: tagging.TagCounts, timer: StageTimer) -> str:

@@ -89,6 +89,8 @@ class _Source:
 
     def __init__(self, vectors: WordVectors):
         self.vectors = vectors
+        # a plain view of a memory-mapped matrix: np.memmap's indexing costs several times more
+        self._matrix = np.asarray(vectors.matrix)
         self._last: tuple[tuple[str, ...] | None, list[int]] = (None, [])
         self._gloss_embeddings: dict[tuple[str, tuple[str, ...]], np.ndarray | None] = {}
 
@@ -113,7 +115,7 @@ class _Source:
         if not known:
             return np.zeros(self.vectors.dimensions)
         rows, known_weights = zip(*known)
-        return np.asarray(known_weights) @ self.vectors.matrix[list(rows)].astype(np.float64)
+        return np.asarray(known_weights) @ self._matrix[list(rows)].astype(np.float64)
 
     def gloss_embeddings(self, lexelt: str, particles: tuple[str, ...],
                          keys: tuple[str, ...]) -> np.ndarray:
@@ -129,7 +131,7 @@ class _Source:
             rows = sorted({index[word] for word in gloss.text_words(gloss.signature_text(key))
                            if word in index and word not in own})
             if rows:
-                senses[row] = unit_rows(self.vectors.matrix[rows].astype(np.float64)).mean(axis=0)
+                senses[row] = unit_rows(self._matrix[rows].astype(np.float64)).mean(axis=0)
         senses -= senses.mean(axis=0)
         found = unit_rows(senses)
         self._gloss_embeddings[lexelt, particles] = found

@@ -210,12 +210,13 @@ class Tagger:
 
         A verb's particles (dependency ``prt``: *call off*) are the target's satellites, as
         ``<sat>`` elements are in training. Each target's context is the model's own context
-        rule applied to the doc (``ContextCache``)."""
+        rule applied to the doc (``ContextCache``).
+
+        Lexelt by lexelt: its estimator is built (or found among those kept) once, its targets
+        featurized and predicted, and it may then be dropped (``modelstore.LazyModels``)."""
         found: list[list[TextTarget]] = []
-        by_lexelt: dict[str, list[tuple[TextTarget, list[str]]]] = defaultdict(list)
-        groups = self.system.feature_groups
-        for doc in docs:
-            contexts = None  # made for the first target that reads its context
+        by_lexelt: dict[str, list[tuple[int, TextTarget]]] = defaultdict(list)
+        for number, doc in enumerate(docs):
             found.append([])
             for token, item in self.text_targets(doc):
                 particles = ([child for child in token.children
@@ -223,19 +224,23 @@ class Tagger:
                              if token.pos_ == "VERB" else [])
                 target = TextTarget(token, item, particles)
                 found[-1].append(target)
-                if item not in self.trained.models:
-                    continue
-                features = []
-                if self.reads_context(item):
-                    contexts = contexts or ContextCache(self.trained.featurizer, doc,
-                                                        looked_up=not self.all_words)
-                    features = row(contexts.features(token, item, particles), groups)
-                by_lexelt[item].append((target, features))
+                if item in self.trained.models:
+                    by_lexelt[item].append((number, target))
+        groups = self.system.feature_groups
+        contexts: dict[int, ContextCache] = {}  # per doc, made for its first target that reads it
         for item, entries in by_lexelt.items():
-            weights, evidence = self.predict(item, [features for _, features in entries])
-            for number, ((target, _), own) in enumerate(zip(entries, weights)):
+            rows = [[] for _ in entries]
+            if self.reads_context(item):
+                for position, (number, target) in enumerate(entries):
+                    if number not in contexts:
+                        contexts[number] = ContextCache(self.trained.featurizer, docs[number],
+                                                        looked_up=not self.all_words)
+                    rows[position] = row(contexts[number].features(
+                        target.token, item, target.particles), groups)
+            weights, evidence = self.predict(item, rows)
+            for position, ((_, target), own) in enumerate(zip(entries, weights)):
                 target.weights = own
-                target.evidence = None if evidence is None else evidence[number]
+                target.evidence = None if evidence is None else evidence[position]
         for targets in found:
             lexelts = [target.lexelt for target in targets]
             for target, (senses, _) in zip(targets, self.decided(

@@ -1,9 +1,12 @@
 """The ``bin/tag`` job: tag plain text, a SENSEVAL lexical-sample file or a Raganato all-words file.
 
 Plain text streams through spaCy with the ``wsd_classic`` component (``spacy_component``) at the
-end of the pipeline; every target it marks becomes a ``TaggedTarget``, written as it comes in
-one of the formats below. A SENSEVAL XML file and a Raganato file go through the same Tagger
-(``tasks.tagger``) as the component, under the model's featurizer.
+end of the pipeline, in batches of ``BATCH_CHARS`` characters or what the input held when it
+paused (``text_input``); every target it marks becomes a ``TaggedTarget``, written as it comes in
+one of the formats below, in document order. Memory stays bounded whatever the input's size:
+a batch at a time, and the model's estimators kept up to a budget (``modelstore.LazyModels``).
+A SENSEVAL XML file and a Raganato file go through the same Tagger (``tasks.tagger``) as the
+component, under the model's featurizer.
 """
 from __future__ import annotations
 
@@ -37,6 +40,10 @@ TARGET_MARKS = ("[[", "]]")
 # Blocks per spaCy batch: at most 8 x 5,000 characters keeps the peak near 400 MB on a 10 MB
 # one-line file (32 x 20,000 took 2.4 GB), at the same speed.
 SPACY_BATCH = 8
+# Characters of the blocks tagged together (one batch of ``spacy_component.WsdTagger.pipe``,
+# one prediction per lexelt it holds): about 50,000 tokens of English text, under the
+# component's ``BATCH_TOKENS``.
+BATCH_CHARS = 250_000
 
 
 @dataclass
@@ -93,16 +100,21 @@ def tagging_pipeline(task: str, system: str, models_root: Path, explain: bool = 
 
 
 def tag_text(nlp: Language, sources: list[str], counts: TagCounts, jobs: int = 1,
-             progress: bool | None = None) -> Iterator[TaggedTarget]:
+             progress: bool | None = None,
+             on_pause: Callable[[], None] | None = None) -> Iterator[TaggedTarget]:
     """Every target of the files (``-``: standard input), in input order, as it is tagged."""
-    return tag_sources(sources, counts, lambda blocks: tag_blocks(nlp, blocks, jobs), progress)
+    return tag_sources(sources, counts, lambda blocks: tag_blocks(nlp, blocks, jobs), progress,
+                       on_pause)
 
 
 def tag_sources(sources: list[str], counts: TagCounts,
                 tagger: Callable[[Iterable[TextBlock]], Iterable[TaggedBlock]],
-                progress: bool | None = None) -> Iterator[TaggedTarget]:
+                progress: bool | None = None,
+                on_pause: Callable[[], None] | None = None) -> Iterator[TaggedTarget]:
     """Every target of the files, numbered per document, from ``tagger``'s results for their
-    blocks (``tag_blocks`` here, or the same on other machines: ``tasks.distributed``)."""
+    blocks (``tag_blocks`` here, or the same on other machines: ``tasks.distributed``).
+    ``on_pause`` is called once the targets of a block after which the input paused have been
+    taken (``bin/tag`` flushes its output there)."""
     check_readable(sources)
     if progress is None:
         progress = sys.stderr.isatty()
@@ -110,7 +122,7 @@ def tag_sources(sources: list[str], counts: TagCounts,
                disable=not progress, file=sys.stderr)
     blocks = chain.from_iterable(read_blocks(source, on_bytes=bar.update) for source in sources)
     try:
-        yield from number_by_document(tagger(blocks), counts)
+        yield from number_by_document(tagger(blocks), counts, on_pause)
     finally:
         bar.close()
     names = [STDIN_NAME if source == "-" else source for source in sources]
@@ -119,16 +131,40 @@ def tag_sources(sources: list[str], counts: TagCounts,
 
 @dataclass
 class TaggedBlock:
-    """The targets of one block, their sentences and numbers counted from 1 within the block."""
+    """The targets of one block, their sentences and numbers counted from 1 within the block;
+    ``pause``: the input paused after the block (``TextBlock.pause``)."""
 
     document: str
     tokens: int
     sentences: int
     targets: list[TaggedTarget]
+    pause: bool = False
 
 
 def tag_blocks(nlp: Language, blocks: Iterable[TextBlock], jobs: int = 1) -> Iterator[TaggedBlock]:
-    """Each block tagged, in order, through spaCy batches of ``SPACY_BATCH`` blocks."""
+    """Each block tagged, in order, through spaCy batches of ``SPACY_BATCH`` blocks: on one
+    process, a batch of ``BATCH_CHARS`` characters at a time, or fewer where the input paused;
+    on ``jobs`` processes, in spaCy's own batches (its workers start once)."""
+    if jobs > 1:
+        yield from _tagged_blocks(nlp, blocks, jobs)
+        return
+    for batch in _batches(blocks):
+        yield from _tagged_blocks(nlp, batch, jobs)
+
+
+def _batches(blocks: Iterable[TextBlock]) -> Iterator[list[TextBlock]]:
+    batch, characters = [], 0
+    for block in blocks:
+        batch.append(block)
+        characters += len(block.text)
+        if block.pause or characters >= BATCH_CHARS:
+            yield batch
+            batch, characters = [], 0
+    if batch:
+        yield batch
+
+
+def _tagged_blocks(nlp: Language, blocks: Iterable[TextBlock], jobs: int) -> Iterator[TaggedBlock]:
     docs = pipe(nlp, ((block.text, block) for block in blocks), as_tuples=True,
                 batch_size=SPACY_BATCH, n_process=jobs)
     for doc, block in docs:
@@ -143,12 +179,13 @@ def tag_blocks(nlp: Language, blocks: Iterable[TextBlock], jobs: int = 1) -> Ite
                     targets.append(_tagged(token, span.start_char, text, block,
                                            len(targets) + 1, sentence))
         yield TaggedBlock(block.document, len(doc) - int(doc.to_array(IS_SPACE).sum()), sentence,
-                          targets)
+                          targets, block.pause)
 
 
-def number_by_document(tagged: Iterable[TaggedBlock], counts: TagCounts) -> Iterator[TaggedTarget]:
+def number_by_document(tagged: Iterable[TaggedBlock], counts: TagCounts,
+                       on_pause: Callable[[], None] | None = None) -> Iterator[TaggedTarget]:
     """The blocks' targets with sentences and numbers counted from the start of their document
-    (a run of blocks with the same name)."""
+    (a run of blocks with the same name); ``on_pause`` after a block the input paused after."""
     document, sentences, number = None, 0, 0
     for block in tagged:
         if block.document != document:
@@ -162,6 +199,8 @@ def number_by_document(tagged: Iterable[TaggedBlock], counts: TagCounts) -> Iter
             yield target
         sentences += block.sentences
         number += len(block.targets)
+        if block.pause and on_pause is not None:
+            on_pause()
 
 
 def _tagged(token: Token, sentence_start: int, sentence_text: str, block: TextBlock,

@@ -13,7 +13,7 @@ import codecs
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import BinaryIO, Callable, Iterator
 
 from wsd_classic.errors import WsdError
@@ -30,10 +30,13 @@ _SPACE = re.compile(r"\s+")
 
 @dataclass(frozen=True)
 class TextBlock:
+    """A slice of a document; ``pause``: the input had nothing more to give after it yet."""
+
     document: str
     text: str
     offset: int
     line: int
+    pause: bool = False
 
 
 def read_blocks(source: str, max_chars: int | None = None,
@@ -58,9 +61,11 @@ def _blocks(stream: BinaryIO, name: str, max_chars: int,
     pending, offset, line = "", 0, 1
     bytes_read, newlines_read = 0, 0
     first = True
+    # what the stream has now, without waiting for a full chunk (a pipe's writer may pause)
+    read = getattr(stream, "read1", stream.read)
     while True:
         try:
-            raw = stream.read(READ_BYTES)
+            raw = read(READ_BYTES)
         except OSError as error:
             raise WsdError(f"cannot read: {error.strerror or error}", name) from None
         if on_bytes is not None:
@@ -84,25 +89,32 @@ def _blocks(stream: BinaryIO, name: str, max_chars: int,
             text = text.removeprefix("\ufeff")
             first = False
         pending += text
+        paused = len(raw) < READ_BYTES
+        blocks = []
         while True:
-            cut = _cut(pending, max_chars, final=not raw)
+            cut = _cut(pending, max_chars, final=not raw, paused=paused)
             if cut is None:
                 break
             block, pending = pending[:cut], pending[cut:]
             if block.strip():
-                yield TextBlock(name, block, offset, line)
+                blocks.append(TextBlock(name, block, offset, line))
             offset += len(block)
             line += block.count("\n")
+        if blocks and paused:
+            blocks[-1] = replace(blocks[-1], pause=True)
+        yield from blocks
         if not raw:
             return
 
 
-def _cut(text: str, max_chars: int, final: bool) -> int | None:
-    """Where the first block of ``text`` ends, or None to wait for more input."""
+def _cut(text: str, max_chars: int, final: bool, paused: bool = False) -> int | None:
+    """Where the first block of ``text`` ends, or None to wait for more input. A paragraph break
+    at the end of the text read so far ends a block when the input has paused (else more blank
+    lines may follow, which belong to the same break)."""
     if not text:
         return None
     paragraph = _PARAGRAPH_BREAK.search(text, 0, max_chars)
-    if paragraph is not None and paragraph.end() < len(text):
+    if paragraph is not None and (paragraph.end() < len(text) or paused):
         return paragraph.end()
     if len(text) <= max_chars:
         return len(text) if final else None
