@@ -284,10 +284,11 @@ class LazyModels(Mapping):
     """
 
     def __init__(self, path: Path, header: dict, archive, estimator: type[SenseClassifier],
-                 budget: int = BUILT_BYTES):
+                 budget: int | None = None):
         self.path, self.archive, self.estimator = path, archive, estimator
         self.params, self.index = header["params"], header["lexelts"]
-        self.built: cachetools.LRUCache = cachetools.LRUCache(budget, getsizeof=footprint)
+        self.built: cachetools.LRUCache = cachetools.LRUCache(budget or BUILT_BYTES,
+                                                              getsizeof=footprint)
 
     def __getitem__(self, item: str) -> SenseClassifier:
         model = self.built.get(item)

@@ -126,12 +126,17 @@ class _Source:
             return found
         own = set(gloss.text_words(" ".join([lexelt.rpartition(".")[0], *particles])))
         index = self.vectors.index
+        rows_of_keys = [sorted({index[word] for word in gloss.text_words(gloss.signature_text(key))
+                                if word in index and word not in own}) for key in keys]
+        # every key's word vectors made unit length in one call (row by row, as alone)
+        units = unit_rows(self._matrix[[row for rows in rows_of_keys for row in rows]]
+                          .astype(np.float64))
         senses = np.zeros((len(keys), self.vectors.dimensions))
-        for row, key in enumerate(keys):
-            rows = sorted({index[word] for word in gloss.text_words(gloss.signature_text(key))
-                           if word in index and word not in own})
+        start = 0
+        for sense, rows in enumerate(rows_of_keys):
             if rows:
-                senses[row] = unit_rows(self._matrix[rows].astype(np.float64)).mean(axis=0)
+                senses[sense] = units[start:start + len(rows)].mean(axis=0)
+                start += len(rows)
         senses -= senses.mean(axis=0)
         found = unit_rows(senses)
         self._gloss_embeddings[lexelt, particles] = found
