@@ -5,7 +5,7 @@ systems, so recall equals precision).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -33,10 +33,63 @@ SENSEVAL2_LS = (
 
 # Raganato, Camacho-Collados & Navigli 2017 (EACL), F1 on the all-words datasets.
 RAGANATO_2017 = {
-    "MFS": {"senseval2": 65.6, "senseval3": 66.0, "semeval2007": 54.5, "ALL": 64.8},
-    "WN 1st sense": {"senseval2": 66.8, "senseval3": 66.2, "semeval2007": 55.2, "ALL": 65.2},
-    "IMS": {"senseval2": 70.9, "senseval3": 69.3, "semeval2007": 61.3, "ALL": 68.4},
-    "IMS+emb": {"ALL": 69.1},
+    "MFS": {"senseval2": 65.6, "senseval3": 66.0, "semeval2007": 54.5, "semeval2013": 63.8,
+            "semeval2015": 67.1, "ALL": 64.8},
+    "WN 1st sense": {"senseval2": 66.8, "senseval3": 66.2, "semeval2007": 55.2,
+                     "semeval2013": 63.0, "semeval2015": 67.8, "ALL": 65.2},
+    "IMS": {"senseval2": 70.9, "senseval3": 69.3, "semeval2007": 61.3, "semeval2013": 65.3,
+            "semeval2015": 69.5, "ALL": 68.4},
+    "IMS+emb": {"senseval2": 71.0, "senseval3": 69.3, "semeval2007": 60.9, "semeval2013": 67.3,
+                "semeval2015": 71.3, "ALL": 69.1},
 }
 RAGANATO_SOURCE = ("Raganato, Camacho-Collados & Navigli 2017, Word Sense Disambiguation: "
                    "A Unified Evaluation Framework and Empirical Comparison, EACL")
+
+
+@dataclass(frozen=True)
+class AllWordsReference:
+    """A published all-words row: F1 (%) by dataset name, and on ALL by split (the names of
+    ``scoring.comparison.SPLITS``) where the source reports it."""
+
+    name: str
+    source: str
+    f1: dict[str, float]
+    all_splits: dict[str, float] = field(default_factory=dict)
+
+
+# Every ALL figure here is the instance-weighted mean of its five sets' (tests/test_compare.py
+# checks it to the rounding), which catches a mistyped figure.
+ALL_WORDS_PUBLISHED = (
+    AllWordsReference("MFS (SemCor)", RAGANATO_SOURCE, RAGANATO_2017["MFS"]),
+    AllWordsReference("WN 1st sense", RAGANATO_SOURCE, RAGANATO_2017["WN 1st sense"],
+                      {"noun": 67.6, "verb": 50.3, "adjective": 74.3, "adverb": 80.9}),
+    AllWordsReference("IMS", RAGANATO_SOURCE, RAGANATO_2017["IMS"]),
+    AllWordsReference("IMS+emb", RAGANATO_SOURCE, RAGANATO_2017["IMS+emb"]),
+    AllWordsReference(
+        "UKB (ppr_w2w)",
+        "Agirre, López de Lacalle & Soroa 2018, The risk of sub-optimal use of Open Source NLP "
+        "Software: UKB is inadvertently state-of-the-art in knowledge-based WSD, NLP-OSS",
+        {"senseval2": 68.8, "senseval3": 66.1, "semeval2007": 53.0, "semeval2013": 68.8,
+         "semeval2015": 70.3, "ALL": 67.3}),
+    AllWordsReference(
+        "SyntagRank",
+        "Scozzafava et al. 2020, Personalized PageRank with Syntagmatic Information for "
+        "Multilingual Word Sense Disambiguation, ACL demos",
+        {"senseval2": 71.6, "senseval3": 72.0, "semeval2007": 59.3, "semeval2013": 72.2,
+         "semeval2015": 75.8, "ALL": 71.7}),
+    AllWordsReference(
+        "BEM",
+        "Blevins & Zettlemoyer 2020, Moving Down the Long Tail of Word Sense Disambiguation "
+        "with Gloss Informed Bi-encoders, ACL",
+        {"senseval2": 79.4, "senseval3": 77.4, "semeval2007": 74.5, "semeval2013": 79.7,
+         "semeval2015": 81.7, "ALL": 79.0},
+        {"noun": 81.4, "verb": 68.5, "adjective": 83.0, "adverb": 87.9, "MFS": 94.1,
+         "LFS": 52.6}),
+    AllWordsReference(
+        "ESCHER (SemCor)",
+        "Barba, Pasini & Navigli 2021, ESC: Redesigning WSD with Extractive Sense "
+        "Comprehension, NAACL",
+        {"senseval2": 81.7, "senseval3": 77.8, "semeval2007": 76.3, "semeval2013": 82.2,
+         "semeval2015": 83.2, "ALL": 80.7},
+        {"noun": 83.9, "verb": 69.3, "adjective": 83.8, "adverb": 86.7}),
+)
