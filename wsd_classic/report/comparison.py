@@ -38,12 +38,13 @@ def _ranked(comparison: Comparison) -> list[RowScore]:
 
 
 def _published(comparison: Comparison) -> list[tuple[AllWordsReference, dict[str, float]]]:
-    """The published rows with a figure on some column (matched case-insensitively: ``ALL``
-    and ``all`` are one dataset), best on the last column first."""
+    """The published rows with a figure on some column that is a registered dataset (or a
+    set of the registered ALL), best on the last column first."""
     found = []
     for reference in ALL_WORDS_PUBLISHED:
         by_column = {column.name: value for column in comparison.columns
-                     for key, value in reference.f1.items() if key.lower() == column.name.lower()}
+                     if column.name in comparison.registered
+                     for key, value in reference.f1.items() if key == column.name}
         if by_column:
             found.append((reference, by_column))
     last = comparison.columns[-1].name
@@ -178,7 +179,7 @@ def _splits(comparison: Comparison, column: DatasetComparison) -> Section:
                        *(100 * row.by_split[split] for split in shown)))
     ours = len(rows)
     for reference in ALL_WORDS_PUBLISHED:
-        if reference.all_splits and column.name.lower() == "all":
+        if reference.all_splits and column.name == "ALL" and "ALL" in comparison.registered:
             rows.append((reference.name, "-", "-", *(
                 f"{reference.all_splits[split]:.1f}" if split in reference.all_splits else "-"
                 for split in shown)))

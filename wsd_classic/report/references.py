@@ -83,8 +83,9 @@ ALL_WORDS_PUBLISHED = (
         "with Gloss Informed Bi-encoders, ACL",
         {"senseval2": 79.4, "senseval3": 77.4, "semeval2007": 74.5, "semeval2013": 79.7,
          "semeval2015": 81.7, "ALL": 79.0},
-        {"noun": 81.4, "verb": 68.5, "adjective": 83.0, "adverb": 87.9, "MFS": 94.1,
-         "LFS": 52.6}),
+        # Its MFS / LFS figures (94.1 / 52.6) count an instance MFS when its first gold key is
+        # WordNet's first sense, not any of its keys as scoring.comparison does: left out.
+        {"noun": 81.4, "verb": 68.5, "adjective": 83.0, "adverb": 87.9}),
     AllWordsReference(
         "ESCHER (SemCor)",
         "Barba, Pasini & Navigli 2021, ESC: Redesigning WSD with Extractive Sense "

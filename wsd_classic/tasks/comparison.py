@@ -52,11 +52,11 @@ class Comparison:
     """The columns (each a dataset or one of ALL's sets) and where every figure came from."""
 
     columns: tuple[DatasetComparison, ...]
-    classic: tuple[str, ...]
     datasets: tuple[EvaluationSet, ...]
     semcor: Path
     tagged: tuple[str, ...]  # "svm on ALL: tagged" or "...: cached"
     sources: dict[str, str]  # by row label: the model, or the predictions file(s)
+    registered: frozenset[str]  # the columns that are registered datasets, byte for byte
 
 
 def resolve_datasets(specs: Sequence[str], golds: Sequence[Path], data_dir=None
@@ -133,6 +133,7 @@ def compare(datasets: Sequence[EvaluationSet], predictions: Mapping[str, Sequenc
     inventory, semcor = semcor_inventory(data_dir, semcor_root)
     tagged_notes = []
     columns = []
+    published: set[str] = set()
     for dataset, pos_tags, gold, rows in read:
         classic_rows = {}
         for system in classic:
@@ -140,9 +141,12 @@ def compare(datasets: Sequence[EvaluationSet], predictions: Mapping[str, Sequenc
             classic_rows[system.label] = keys
             tagged_notes.append(f"{system.label} on {dataset.name}: {note}")
         all_rows = {**classic_rows, **rows}
-        for name, part_gold in dataset_columns(dataset.name, gold):
+        registered = is_registered(dataset)
+        for name, part_gold in dataset_columns(dataset.name, gold, registered):
             splits = instance_splits(part_gold, pos_tags, inventory)
             columns.append(compare_rows(name, part_gold, all_rows, set(classic_rows), splits))
+            if registered:
+                published.add(name)
     names = [column.name for column in columns]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
@@ -150,20 +154,31 @@ def compare(datasets: Sequence[EvaluationSet], predictions: Mapping[str, Sequenc
     sources = {system.label: f"wsd-classic {__version__} ({system.task} task)"
                for system in classic}
     sources.update({label: ", ".join(map(str, paths)) for label, paths in predictions.items()})
-    return Comparison(tuple(columns), tuple(system.label for system in classic), tuple(datasets),
-                      semcor, tuple(tagged_notes), sources)
+    return Comparison(tuple(columns), tuple(datasets), semcor, tuple(tagged_notes), sources,
+                      frozenset(published))
 
 
-def dataset_columns(name: str, gold: Mapping[str, Sequence[str]]
+def is_registered(dataset: EvaluationSet) -> bool:
+    """Whether the dataset's files are those of the registered dataset of its name, so that
+    published figures of that name apply to it."""
+    registered = registry.DATASETS.get(dataset.name)
+    hashes = {entry.path: entry.sha256 for entry in registered.files} if registered else {}
+    return all(hashes.get(path.name) == registry.file_sha256(path)
+               for path in (Path(dataset.data), Path(dataset.gold)))
+
+
+def dataset_columns(name: str, gold: Mapping[str, Sequence[str]], registered: bool
                     ) -> list[tuple[str, dict[str, Sequence[str]]]]:
     """``(column, gold)``: each of ALL's sets the ids fall into, when more than one, then the
-    whole dataset."""
+    whole dataset. The sets of the registered ALL are named as the sets; those of any other
+    dataset (lexEN keeps ALL's ids) ``dataset/set``."""
     parts: dict[str, dict[str, Sequence[str]]] = {}
     for instance, keys in gold.items():
         part = dataset_of(instance, registry.ALL_PARTS)
         if part is not None:
             parts.setdefault(part, {})[instance] = keys
-    ordered = [(part, parts[part]) for part in registry.ALL_PARTS if part in parts]
+    ordered = [(part if registered else f"{name}/{part}", parts[part])
+               for part in registry.ALL_PARTS if part in parts]
     return [*(ordered if len(ordered) > 1 else []), (name, dict(gold))]
 
 
