@@ -28,6 +28,8 @@ from wsd_classic.wordnet import sense_index
 
 KEY_FORMAT = "'instance_id sense_key [sense_key ...]'"
 SHOWN_IDS = 3
+# Open English WordNet's XML names senses and synsets "oewn-...".
+OEWN_PREFIX = "oewn-"
 
 
 def read_predictions(path: str | os.PathLike, dataset_ids: Collection[str],
@@ -57,6 +59,9 @@ def read_predictions(path: str | os.PathLike, dataset_ids: Collection[str],
 
 
 def _check_key(key: str, path: str | os.PathLike, line: int) -> None:
+    if key.startswith(OEWN_PREFIX):
+        raise WsdError(f"{key!r} is an Open English WordNet id, not a WordNet 3.0 sense key: "
+                       "the gold keys are WordNet 3.0's", path, line)
     if "%" not in key:
         raise WsdError(f"{key!r} is not a sense key (lemma%ss_type:lex_filenum:lex_id:...): "
                        f"expected {KEY_FORMAT} or JSON lines", path, line)

@@ -37,7 +37,6 @@ from wsd_classic.tasks.tagger import Tagger
 
 CACHE_FOLDER = "compare"
 SEMCOR = "semcor-3.0"
-NO_CLASSIC_ROWS = "none"
 
 
 @dataclass(frozen=True)
