@@ -52,7 +52,8 @@ def _published(comparison: Comparison) -> list[tuple[AllWordsReference, dict[str
 
 
 def _best_cells(rows: list[tuple[float | None, ...]], offset: int) -> frozenset[tuple[int, int]]:
-    """The ``(row, offset + column)`` cells holding each column's highest value."""
+    """The ``(row, offset + column)`` cells holding each column's highest value (to the tenth
+    shown), None being no value: published rows are context, not contenders."""
     best = set()
     for column in range(len(rows[0]) if rows else 0):
         values = [row[column] for row in rows if row[column] is not None]
@@ -91,7 +92,9 @@ def _about(comparison: Comparison) -> Section:
         f"{comparison.semcor}); an unseen lemma is one SemCor tags no sense of, for that part "
         "of speech (BEM's zero-shot words).",
         "Classic rows are wsd-classic's SemCor-trained systems; published rows (in italics) "
-        "are the figures their sources report.",
+        "are the figures their sources report, shown only on the registered datasets (checked "
+        "byte for byte) and ALL's sets. Bold marks the best figure of a column among the rows "
+        "scored here.",
         "Classic keys: " + "; ".join(comparison.tagged) + "." if comparison.tagged
         else "No classic row was asked for."))
 
@@ -110,7 +113,7 @@ def _f1_section(comparison: Comparison, pictures: bool) -> Section:
         rows.append((reference.name, *(f"{by_column[column.name]:.1f}"
                                        if column.name in by_column else "-"
                                        for column in columns), reference.source))
-        values.append(tuple(by_column.get(column.name) for column in columns))
+        values.append((None,) * len(columns))
     header = ("System", *(f"{column.name} ({column.instances:,})" for column in columns),
               "Source")
     blocks: list = [Table("F1 (%) with its 95% bootstrap interval, per dataset (instances)",
@@ -183,7 +186,7 @@ def _splits(comparison: Comparison, column: DatasetComparison) -> Section:
             rows.append((reference.name, "-", "-", *(
                 f"{reference.all_splits[split]:.1f}" if split in reference.all_splits else "-"
                 for split in shown)))
-            values.append((None, None, *(reference.all_splits.get(split) for split in shown)))
+            values.append((None,) * (2 + len(shown)))
     header = ("System", "P", "R", *(f"{SPLIT_HEADERS[split]} ({column.split_sizes[split]:,})"
                                     for split in shown))
     return Section(f"By split: {column.name}", (
