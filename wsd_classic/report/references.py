@@ -57,40 +57,38 @@ class AllWordsReference:
     all_splits: dict[str, float] = field(default_factory=dict)
 
 
+def _on_sets(*figures: float) -> dict[str, float]:
+    """F1 on senseval2, senseval3, semeval2007, semeval2013, semeval2015 and ALL, in that
+    order."""
+    return dict(zip(("senseval2", "senseval3", "semeval2007", "semeval2013", "semeval2015",
+                     "ALL"), figures))
+
+
+UKB_SOURCE = ("Agirre, López de Lacalle & Soroa 2018, The risk of sub-optimal use of Open Source "
+              "NLP Software: UKB is inadvertently state-of-the-art in knowledge-based WSD, "
+              "NLP-OSS")
+SYNTAGRANK_SOURCE = ("Scozzafava et al. 2020, Personalized PageRank with Syntagmatic Information "
+                     "for Multilingual Word Sense Disambiguation, ACL demos")
+BEM_SOURCE = ("Blevins & Zettlemoyer 2020, Moving Down the Long Tail of Word Sense "
+              "Disambiguation with Gloss Informed Bi-encoders, ACL")
+ESC_SOURCE = ("Barba, Pasini & Navigli 2021, ESC: Redesigning WSD with Extractive Sense "
+              "Comprehension, NAACL")
+
 # Every ALL figure here is the instance-weighted mean of its five sets' (tests/test_compare.py
-# checks it to the rounding), which catches a mistyped figure.
+# checks it to the rounding), which catches a mistyped figure. BEM's MFS / LFS figures (94.1 /
+# 52.6) count an instance MFS when its first gold key is WordNet's first sense, not any of its
+# keys as scoring.comparison does: left out.
 ALL_WORDS_PUBLISHED = (
     AllWordsReference("MFS (SemCor)", RAGANATO_SOURCE, RAGANATO_2017["MFS"]),
     AllWordsReference("WN 1st sense", RAGANATO_SOURCE, RAGANATO_2017["WN 1st sense"],
                       {"noun": 67.6, "verb": 50.3, "adjective": 74.3, "adverb": 80.9}),
     AllWordsReference("IMS", RAGANATO_SOURCE, RAGANATO_2017["IMS"]),
     AllWordsReference("IMS+emb", RAGANATO_SOURCE, RAGANATO_2017["IMS+emb"]),
-    AllWordsReference(
-        "UKB (ppr_w2w)",
-        "Agirre, López de Lacalle & Soroa 2018, The risk of sub-optimal use of Open Source NLP "
-        "Software: UKB is inadvertently state-of-the-art in knowledge-based WSD, NLP-OSS",
-        {"senseval2": 68.8, "senseval3": 66.1, "semeval2007": 53.0, "semeval2013": 68.8,
-         "semeval2015": 70.3, "ALL": 67.3}),
-    AllWordsReference(
-        "SyntagRank",
-        "Scozzafava et al. 2020, Personalized PageRank with Syntagmatic Information for "
-        "Multilingual Word Sense Disambiguation, ACL demos",
-        {"senseval2": 71.6, "senseval3": 72.0, "semeval2007": 59.3, "semeval2013": 72.2,
-         "semeval2015": 75.8, "ALL": 71.7}),
-    AllWordsReference(
-        "BEM",
-        "Blevins & Zettlemoyer 2020, Moving Down the Long Tail of Word Sense Disambiguation "
-        "with Gloss Informed Bi-encoders, ACL",
-        {"senseval2": 79.4, "senseval3": 77.4, "semeval2007": 74.5, "semeval2013": 79.7,
-         "semeval2015": 81.7, "ALL": 79.0},
-        # Its MFS / LFS figures (94.1 / 52.6) count an instance MFS when its first gold key is
-        # WordNet's first sense, not any of its keys as scoring.comparison does: left out.
-        {"noun": 81.4, "verb": 68.5, "adjective": 83.0, "adverb": 87.9}),
-    AllWordsReference(
-        "ESCHER (SemCor)",
-        "Barba, Pasini & Navigli 2021, ESC: Redesigning WSD with Extractive Sense "
-        "Comprehension, NAACL",
-        {"senseval2": 81.7, "senseval3": 77.8, "semeval2007": 76.3, "semeval2013": 82.2,
-         "semeval2015": 83.2, "ALL": 80.7},
-        {"noun": 83.9, "verb": 69.3, "adjective": 83.8, "adverb": 86.7}),
+    AllWordsReference("UKB (ppr_w2w)", UKB_SOURCE, _on_sets(68.8, 66.1, 53.0, 68.8, 70.3, 67.3)),
+    AllWordsReference("SyntagRank", SYNTAGRANK_SOURCE,
+                      _on_sets(71.6, 72.0, 59.3, 72.2, 75.8, 71.7)),
+    AllWordsReference("BEM", BEM_SOURCE, _on_sets(79.4, 77.4, 74.5, 79.7, 81.7, 79.0),
+                      {"noun": 81.4, "verb": 68.5, "adjective": 83.0, "adverb": 87.9}),
+    AllWordsReference("ESCHER (SemCor)", ESC_SOURCE, _on_sets(81.7, 77.8, 76.3, 82.2, 83.2, 80.7),
+                      {"noun": 83.9, "verb": 69.3, "adjective": 83.8, "adverb": 86.7}),
 )
