@@ -220,7 +220,8 @@ def test_every_format(tmp_path, private_cache):
     result = _run(tmp_path, "wn1")
     markdown = tables.render(result, "md")
     assert "| llm | **77.8 [" in markdown and "| wn1 | 60.0 [" in markdown
-    assert "0.625 (3 / 1)" in markdown
+    assert "0.625 (3 / 1)" in markdown and "| llm | 4 (1 unanswered) | 5 | 9 (1 unanswered) |" \
+        in markdown
     rows = list(csv.DictReader(io.StringIO(tables.render(result, "csv"))))
     f1 = next(row for row in rows if (row["dataset"], row["system"], row["measure"])
               == ("sample", "llm", "f1"))

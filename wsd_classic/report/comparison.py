@@ -141,8 +141,11 @@ def _row_of(column: DatasetComparison, label: str) -> RowScore:
 
 
 def _answered(comparison: Comparison) -> Section:
-    rows = tuple((row.label, *(f"{_row_of(column, row.label).result.answered:,}"
-                               for column in comparison.columns))
+    def cell(row: RowScore) -> str:
+        missing = f" ({row.unanswered:,} unanswered)" if row.unanswered else ""
+        return f"{row.result.answered:,}{missing}"
+
+    rows = tuple((row.label, *(cell(_row_of(column, row.label)) for column in comparison.columns))
                  for row in _ranked(comparison))
     header = ("System", *(f"{column.name} (of {column.instances:,})"
                           for column in comparison.columns))
