@@ -112,7 +112,7 @@ def _f1_section(comparison: Comparison, pictures: bool) -> Section:
     for reference, by_column in published:
         rows.append((reference.name, *(f"{by_column[column.name]:.1f}"
                                        if column.name in by_column else "-"
-                                       for column in columns), reference.source))
+                                       for column in columns), reference.citation))
         values.append((None,) * len(columns))
     header = ("System", *(f"{column.name} ({column.instances:,})" for column in columns),
               "Source")
@@ -121,6 +121,10 @@ def _f1_section(comparison: Comparison, pictures: bool) -> Section:
                           published=frozenset(range(len(ours), len(rows))),
                           text_columns=frozenset({0, len(header) - 1}),
                           best=_best_cells(values, 1))]
+    sources = dict.fromkeys(f"{reference.citation}: {reference.source}."
+                            for reference, _ in published)
+    if sources:
+        blocks.append("Published rows: " + " ".join(sources))
     if pictures:
         blocks.append(Figure("f1", "F1 with its 95% bootstrap interval per dataset; hollow "
                                    "diamonds are published figures.", figures.f1_intervals([

@@ -1,4 +1,4 @@
-"""The report's tables as a LaTeX fragment a paper can ``\\input``: one ``booktabs`` table per
+"""The report's tables as a LaTeX fragment a paper can ``\\input``: one ``booktabs`` table* per
 table of the document (the preamble needs ``\\usepackage{booktabs}``), its paragraphs as
 comments above them. The best figure of each column is set in bold, an interval
 (``71.2 [70.1, 72.3]``, as ``compose.with_interval`` writes it) in a smaller font, published rows
@@ -14,8 +14,9 @@ INTERVAL = re.compile(r"^(\S+) (\[[^\]]*\])$")
 SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
            "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
            "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}"}
-# Wide text columns other than the first (sources) wrap at this width.
-WRAPPED_TEXT_WIDTH = "4.5cm"
+# Tables of many datasets are wide: tighter than LaTeX's 6pt, and across both columns of a
+# two-column paper (table*).
+COLUMN_SEPARATION = "4pt"
 
 
 def escape(text: str) -> str:
@@ -30,10 +31,10 @@ def render(document: Document) -> str:
 
 
 def _table(table: Table) -> str:
-    columns = "".join(("l" if column == 0 else f"p{{{WRAPPED_TEXT_WIDTH}}}")
-                      if column in table.text_columns else "r"
+    columns = "".join("l" if column in table.text_columns else "r"
                       for column in range(len(table.header)))
-    lines = [r"\begin{table}[t]", r"\centering", r"\footnotesize",
+    lines = [r"\begin{table*}[t]", r"\centering", r"\footnotesize",
+             rf"\setlength{{\tabcolsep}}{{{COLUMN_SEPARATION}}}",
              rf"\caption{{{escape(table.caption)}}}", rf"\begin{{tabular}}{{{columns}}}",
              r"\toprule", " & ".join(escape(cell) for cell in table.header) + r" \\",
              r"\midrule"]
@@ -43,7 +44,7 @@ def _table(table: Table) -> str:
         cells = [_cell(cell, (number, column) in table.best, number in table.published)
                  for column, cell in enumerate(row)]
         lines.append(" & ".join(cells) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table*}"]
     return "\n".join(lines)
 
 

@@ -42,16 +42,19 @@ RAGANATO_2017 = {
     "IMS+emb": {"senseval2": 71.0, "senseval3": 69.3, "semeval2007": 60.9, "semeval2013": 67.3,
                 "semeval2015": 71.3, "ALL": 69.1},
 }
+RAGANATO_CITATION = "Raganato et al. 2017"
 RAGANATO_SOURCE = ("Raganato, Camacho-Collados & Navigli 2017, Word Sense Disambiguation: "
                    "A Unified Evaluation Framework and Empirical Comparison, EACL")
 
 
 @dataclass(frozen=True)
 class AllWordsReference:
-    """A published all-words row: F1 (%) by dataset name, and on ALL by split (the names of
+    """A published all-words row: its short citation and full source, F1 (%) by dataset name,
+    and on ALL by split (the names of
     ``scoring.comparison.SPLITS``) where the source reports it."""
 
     name: str
+    citation: str  # short, for a table cell
     source: str
     f1: dict[str, float]
     all_splits: dict[str, float] = field(default_factory=dict)
@@ -79,16 +82,20 @@ ESC_SOURCE = ("Barba, Pasini & Navigli 2021, ESC: Redesigning WSD with Extractiv
 # 52.6) count an instance MFS when its first gold key is WordNet's first sense, not any of its
 # keys as scoring.comparison does: left out.
 ALL_WORDS_PUBLISHED = (
-    AllWordsReference("MFS (SemCor)", RAGANATO_SOURCE, RAGANATO_2017["MFS"]),
-    AllWordsReference("WN 1st sense", RAGANATO_SOURCE, RAGANATO_2017["WN 1st sense"],
+    AllWordsReference("MFS (SemCor)", RAGANATO_CITATION, RAGANATO_SOURCE, RAGANATO_2017["MFS"]),
+    AllWordsReference("WN 1st sense", RAGANATO_CITATION, RAGANATO_SOURCE,
+                      RAGANATO_2017["WN 1st sense"],
                       {"noun": 67.6, "verb": 50.3, "adjective": 74.3, "adverb": 80.9}),
-    AllWordsReference("IMS", RAGANATO_SOURCE, RAGANATO_2017["IMS"]),
-    AllWordsReference("IMS+emb", RAGANATO_SOURCE, RAGANATO_2017["IMS+emb"]),
-    AllWordsReference("UKB (ppr_w2w)", UKB_SOURCE, _on_sets(68.8, 66.1, 53.0, 68.8, 70.3, 67.3)),
-    AllWordsReference("SyntagRank", SYNTAGRANK_SOURCE,
+    AllWordsReference("IMS", RAGANATO_CITATION, RAGANATO_SOURCE, RAGANATO_2017["IMS"]),
+    AllWordsReference("IMS+emb", RAGANATO_CITATION, RAGANATO_SOURCE, RAGANATO_2017["IMS+emb"]),
+    AllWordsReference("UKB (ppr_w2w)", "Agirre et al. 2018", UKB_SOURCE,
+                      _on_sets(68.8, 66.1, 53.0, 68.8, 70.3, 67.3)),
+    AllWordsReference("SyntagRank", "Scozzafava et al. 2020", SYNTAGRANK_SOURCE,
                       _on_sets(71.6, 72.0, 59.3, 72.2, 75.8, 71.7)),
-    AllWordsReference("BEM", BEM_SOURCE, _on_sets(79.4, 77.4, 74.5, 79.7, 81.7, 79.0),
+    AllWordsReference("BEM", "Blevins & Zettlemoyer 2020", BEM_SOURCE,
+                      _on_sets(79.4, 77.4, 74.5, 79.7, 81.7, 79.0),
                       {"noun": 81.4, "verb": 68.5, "adjective": 83.0, "adverb": 87.9}),
-    AllWordsReference("ESCHER (SemCor)", ESC_SOURCE, _on_sets(81.7, 77.8, 76.3, 82.2, 83.2, 80.7),
+    AllWordsReference("ESCHER (SemCor)", "Barba et al. 2021", ESC_SOURCE,
+                      _on_sets(81.7, 77.8, 76.3, 82.2, 83.2, 80.7),
                       {"noun": 83.9, "verb": 69.3, "adjective": 83.8, "adverb": 86.7}),
 )

@@ -54,7 +54,7 @@ class Comparison:
     datasets: tuple[EvaluationSet, ...]
     semcor: Path
     tagged: tuple[str, ...]  # "svm on ALL: tagged" or "...: cached"
-    sources: dict[str, str]  # by row label: the model, or the predictions file(s)
+    sources: dict[str, str]  # by row label: the package, or the predictions files' names
     registered: frozenset[str]  # the columns that are registered datasets, byte for byte
 
 
@@ -152,7 +152,8 @@ def compare(datasets: Sequence[EvaluationSet], predictions: Mapping[str, Sequenc
         raise WsdError(f"two columns named {repeated[0]}: give each dataset once")
     sources = {system.label: f"wsd-classic {__version__} ({system.task} task)"
                for system in classic}
-    sources.update({label: ", ".join(map(str, paths)) for label, paths in predictions.items()})
+    sources.update({label: ", ".join(path.name for path in paths)
+                    for label, paths in predictions.items()})
     return Comparison(tuple(columns), tuple(datasets), semcor, tuple(tagged_notes), sources,
                       frozenset(published))
 
