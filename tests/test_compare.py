@@ -281,8 +281,10 @@ def test_all_has_the_counts_the_published_check_weighs_by(tmp_path):
     gold = read_raganato_key(dataset.gold)
     assert comparison.is_registered(dataset) and not comparison.is_registered(
         comparison.resolve_datasets([str(DATA)], [GOLD])[0])
-    columns = comparison.dataset_columns("ALL", gold, registered=True)
+    columns = comparison.dataset_columns("ALL", gold, registered_all=True)
     assert {name: len(part) for name, part in columns} == {**SET_INSTANCES, "ALL": 7253}
+    amended = comparison.dataset_columns("ALLamended", gold, registered_all=False)
+    assert [name for name, _ in amended][:2] == ["ALLamended/senseval2", "ALLamended/senseval3"]
     tags = {token.instance_id: token.pos for sentence in
             iter_raganato(dataset.data) for token in sentence.instances}
     counts = {pos: sum(tag == universal for tag in tags.values()) for pos, universal in

@@ -37,6 +37,7 @@ from wsd_classic.tasks.tagger import Tagger
 
 CACHE_FOLDER = "compare"
 SEMCOR = "semcor-3.0"
+ALL = "ALL"
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,8 @@ def compare(datasets: Sequence[EvaluationSet], predictions: Mapping[str, Sequenc
             tagged_notes.append(f"{system.label} on {dataset.name}: {note}")
         all_rows = {**classic_rows, **rows}
         registered = is_registered(dataset)
-        for name, part_gold in dataset_columns(dataset.name, gold, registered):
+        for name, part_gold in dataset_columns(dataset.name, gold,
+                                               registered and dataset.name == ALL):
             splits = instance_splits(part_gold, pos_tags, inventory)
             columns.append(compare_rows(name, part_gold, all_rows, set(classic_rows), splits))
             if registered:
@@ -149,7 +151,8 @@ def compare(datasets: Sequence[EvaluationSet], predictions: Mapping[str, Sequenc
     names = [column.name for column in columns]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
-        raise WsdError(f"two columns named {repeated[0]}: give each dataset once")
+        raise WsdError(f"two columns named {repeated[0]}: give each dataset once (ALL brings "
+                       "a column for each of its sets)")
     sources = {system.label: f"wsd-classic {__version__} ({system.task} task)"
                for system in classic}
     sources.update({label: ", ".join(path.name for path in paths)
@@ -167,17 +170,17 @@ def is_registered(dataset: EvaluationSet) -> bool:
                for path in (Path(dataset.data), Path(dataset.gold)))
 
 
-def dataset_columns(name: str, gold: Mapping[str, Sequence[str]], registered: bool
+def dataset_columns(name: str, gold: Mapping[str, Sequence[str]], registered_all: bool
                     ) -> list[tuple[str, dict[str, Sequence[str]]]]:
     """``(column, gold)``: each of ALL's sets the ids fall into, when more than one, then the
     whole dataset. The sets of the registered ALL are named as the sets; those of any other
-    dataset (lexEN keeps ALL's ids) ``dataset/set``."""
+    dataset (lexEN and ALLamended keep ALL's ids) ``dataset/set``."""
     parts: dict[str, dict[str, Sequence[str]]] = {}
     for instance, keys in gold.items():
         part = dataset_of(instance, registry.ALL_PARTS)
         if part is not None:
             parts.setdefault(part, {})[instance] = keys
-    ordered = [(part if registered else f"{name}/{part}", parts[part])
+    ordered = [(part if registered_all else f"{name}/{part}", parts[part])
                for part in registry.ALL_PARTS if part in parts]
     return [*(ordered if len(ordered) > 1 else []), (name, dict(gold))]
 
