@@ -106,10 +106,22 @@ def classic_systems(names: Sequence[str] | None, models_root: Path) -> list[Clas
             if (task.name, system) in installed or systems.get(system).estimator is None]
 
 
+@dataclass(frozen=True)
+class _ReadDataset:
+    """A dataset read and checked: its instances' tags, its columns' gold keys, the reader's
+    predictions by label, whether it is the registered dataset of its name."""
+
+    dataset: EvaluationSet
+    pos_tags: dict[str, str]
+    columns: list[tuple[str, dict[str, Sequence[str]]]]
+    predictions: dict[str, dict[str, tuple[str, ...]]]
+    registered: bool
+
+
 def compare(datasets: Sequence[EvaluationSet], predictions: Mapping[str, Sequence[Path]],
             classic: Sequence[ClassicSystem], models_root: Path, data_dir=None,
             semcor_root: Path | None = None, jobs: int = 1) -> Comparison:
-    """Read and check everything, tag what the cache lacks, and score every column."""
+    """Read and check everything, then tag what the cache lacks and score every column."""
     clashing = sorted(set(predictions) & {system.label for system in classic})
     if clashing:
         raise WsdError(f"--predictions label {clashing[0]!r} is also a classic row's: choose "
@@ -118,47 +130,47 @@ def compare(datasets: Sequence[EvaluationSet], predictions: Mapping[str, Sequenc
         if len(paths) != len(datasets):
             raise WsdError(f"--predictions {label}: {len(paths)} file(s) for {len(datasets)} "
                            "dataset(s): give LABEL=FILE once per --dataset, in their order")
-    read = []
-    for number, dataset in enumerate(datasets):
-        pos_tags = {token.instance_id: token.pos for sentence in iter_raganato(dataset.data)
-                    for token in sentence.instances}
-        gold = read_raganato_key(dataset.gold)
-        missing = [instance for instance in gold if instance not in pos_tags]
-        if missing:
-            raise WsdError(f"the gold key names instance {missing[0]!r}, which {dataset.data} "
-                           "does not hold: a gold key of another dataset?", dataset.gold)
-        rows = {label: read_predictions(paths[number], pos_tags, dataset.name)
-                for label, paths in predictions.items()}
-        read.append((dataset, pos_tags, gold, rows))
-    inventory, semcor = semcor_inventory(data_dir, semcor_root)
-    tagged_notes = []
-    columns = []
-    published: set[str] = set()
-    for dataset, pos_tags, gold, rows in read:
-        classic_rows = {}
-        for system in classic:
-            keys, note = classic_keys(system, dataset, models_root, jobs)
-            classic_rows[system.label] = keys
-            tagged_notes.append(f"{system.label} on {dataset.name}: {note}")
-        all_rows = {**classic_rows, **rows}
-        registered = is_registered(dataset)
-        for name, part_gold in dataset_columns(dataset.name, gold,
-                                               registered and dataset.name == ALL):
-            splits = instance_splits(part_gold, pos_tags, inventory)
-            columns.append(compare_rows(name, part_gold, all_rows, set(classic_rows), splits))
-            if registered:
-                published.add(name)
-    names = [column.name for column in columns]
+    read = [_read(dataset, {label: paths[number] for label, paths in predictions.items()})
+            for number, dataset in enumerate(datasets)]
+    names = [name for each in read for name, _ in each.columns]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
         raise WsdError(f"two columns named {repeated[0]}: give each dataset once (ALL brings "
                        "a column for each of its sets)")
+    inventory, semcor = semcor_inventory(data_dir, semcor_root)
+    tagged_notes, columns = [], []
+    for each in read:
+        classic_rows = {}
+        for system in classic:
+            keys, note = classic_keys(system, each.dataset, models_root, jobs)
+            classic_rows[system.label] = keys
+            tagged_notes.append(f"{system.label} on {each.dataset.name}: {note}")
+        for name, gold in each.columns:
+            columns.append(compare_rows(name, gold, {**classic_rows, **each.predictions},
+                                        set(classic_rows),
+                                        instance_splits(gold, each.pos_tags, inventory)))
     sources = {system.label: f"wsd-classic {__version__} ({system.task} task)"
                for system in classic}
     sources.update({label: ", ".join(path.name for path in paths)
                     for label, paths in predictions.items()})
+    published = frozenset(name for each in read if each.registered for name, _ in each.columns)
     return Comparison(tuple(columns), tuple(datasets), semcor, tuple(tagged_notes), sources,
-                      frozenset(published))
+                      published)
+
+
+def _read(dataset: EvaluationSet, predictions: Mapping[str, Path]) -> _ReadDataset:
+    pos_tags = {token.instance_id: token.pos for sentence in iter_raganato(dataset.data)
+                for token in sentence.instances}
+    gold = read_raganato_key(dataset.gold)
+    missing = [instance for instance in gold if instance not in pos_tags]
+    if missing:
+        raise WsdError(f"the gold key names instance {missing[0]!r}, which {dataset.data} does "
+                       "not hold: a gold key of another dataset?", dataset.gold)
+    registered = is_registered(dataset)
+    return _ReadDataset(
+        dataset, pos_tags, dataset_columns(dataset.name, gold, registered and dataset.name == ALL),
+        {label: read_predictions(path, pos_tags, dataset.name)
+         for label, path in predictions.items()}, registered)
 
 
 def is_registered(dataset: EvaluationSet) -> bool:
