@@ -197,7 +197,7 @@ def test_one_predictions_file_per_dataset(tmp_path, private_cache):
     datasets = comparison.resolve_datasets([str(DATA), str(DATA)], [GOLD, GOLD])
     with pytest.raises(WsdError, match="1 file.s. for 2 dataset"):
         comparison.compare(datasets, {"llm": [PREDICTIONS]}, [], tmp_path, semcor_root=SEMCOR)
-    with pytest.raises(WsdError, match="two columns named sample/senseval2"):
+    with pytest.raises(WsdError, match="two columns named sample"):
         comparison.compare(datasets, {"llm": [PREDICTIONS, PREDICTIONS]}, [], tmp_path,
                            semcor_root=SEMCOR)
     with pytest.raises(WsdError, match="also a classic row"):
