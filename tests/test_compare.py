@@ -215,8 +215,12 @@ def test_classic_keys_are_tagged_once_and_cached(tmp_path, private_cache):
 
 
 def test_default_classic_rows_are_the_installed_all_words_systems(tmp_path):
-    # No model installed: only wn1, which needs none.
+    # No usable model installed (a damaged svm is skipped): only wn1, which needs none.
+    (tmp_path / "semcor" / "svm").mkdir(parents=True)
+    (tmp_path / "semcor" / "svm" / "model.npz").write_bytes(b"not a model")
     assert [system.label for system in comparison.classic_systems(None, tmp_path)] == ["wn1"]
+    with pytest.raises(WsdError, match="senseval2-ls is not an all-words task"):
+        comparison.classic_systems(["senseval2-ls/svm"], tmp_path)
 
 
 def test_every_format(tmp_path, private_cache):
