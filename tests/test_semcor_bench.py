@@ -4,7 +4,6 @@ combo that training fits with those parameters), the rescaled groups, the exampl
 the discourse study's counts per part of speech and the svm parameter ``--tune-svm`` sets."""
 from __future__ import annotations
 
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -14,19 +13,18 @@ import pytest
 
 from wsd_classic.systems.combination import POOLS
 from wsd_classic.tasks import allwords
-from wsd_classic.tasks import vector_corpus  # noqa: E402
+from wsd_classic.tasks import vector_corpus
 from wsd_classic.tasks.timing import StageTimer
 from wsd_classic.workers import in_workers
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from semcor_studies.combo import lexelts_with_unseen_candidates, restricted  # noqa: E402
-from semcor_studies.combo_mixture import combined, pooled_defaults, stacked_combo  # noqa: E402
-from semcor_studies.discourse import discourse_results  # noqa: E402
-from semcor_studies.examples import (EXAMPLE_LEXELT_RULES, sense_counts,  # noqa: E402
+from bench.semcor_studies.combo import lexelts_with_unseen_candidates, restricted
+from bench.semcor_studies.combo_mixture import combined, pooled_defaults, stacked_combo
+from bench.semcor_studies.discourse import discourse_results
+from bench.semcor_studies.examples import (EXAMPLE_LEXELT_RULES, sense_counts,
                                      with_examples_of)
-from semcor_studies.held_out import TASK  # noqa: E402
-from semcor_studies.scale import rescaled  # noqa: E402
-from semcor_studies.svm_parameter import with_svm_param  # noqa: E402
+from bench.semcor_studies.held_out import TASK
+from bench.semcor_studies.scale import rescaled
+from bench.semcor_studies.svm_parameter import with_svm_param
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
 

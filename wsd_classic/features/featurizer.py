@@ -24,8 +24,8 @@ from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.workers import in_workers
 
 # Pieces of work per worker process (each piece's names are interned apart: few pieces, few
-# copies). Tables of fewer contexts are made here: for SENSEVAL-2's 4,328 test contexts, forking
-# and sending the rows back cost more than the featurizing (2.7 s against 1.4).
+# copies). Tables of fewer contexts are made here: for a set the size of SENSEVAL-2's test
+# contexts, forking and sending the rows back cost more than the featurizing (docs/speed.md).
 PIECES_PER_PROCESS = 4
 PARALLEL_MIN_CONTEXTS = 50_000
 # What the forked workers of ``Featurizer.table`` read: the featurizer and the contexts.
