@@ -298,3 +298,17 @@ def test_all_has_the_counts_the_published_check_weighs_by(tmp_path):
               (("noun", "NOUN"), ("verb", "VERB"), ("adjective", "ADJ"), ("adverb", "ADV"))}
     assert counts == ALL_POS_INSTANCES
 
+
+
+def test_the_benchs_independent_scorer_agrees_with_the_hand_computed_table(tmp_path):
+    from bench.compare import independent_figures, perturbed_gold
+
+    figures = independent_figures(GOLD, PREDICTIONS)
+    assert figures["ALL"]["f1"] == pytest.approx(17 / 19)
+    assert figures["senseval2"]["f1"] == pytest.approx(7 / 9)
+    assert (figures["ALL"]["answered"], figures["ALL"]["instances"]) == (9, 10)
+    perturbed = tmp_path / "perturbed.key"
+    perturbed_gold(GOLD, perturbed)
+    gold = read_raganato_key(GOLD)
+    for instance, keys in read_raganato_key(perturbed).items():
+        assert keys[0].split("%")[0] == gold[instance][0].split("%")[0]  # a sense of its lemma
