@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from wsd_classic import modelstore
 from wsd_classic.systems.combination import POOLS
 from wsd_classic.tasks import allwords
 from wsd_classic.tasks import vector_corpus
@@ -23,7 +24,7 @@ from bench.semcor_studies.discourse import discourse_results
 from bench.semcor_studies.examples import (EXAMPLE_LEXELT_RULES, sense_counts,
                                      with_examples_of)
 from bench.semcor_studies.held_out import TASK
-from bench.semcor_studies.scale import rescaled
+from bench.semcor_studies.scale import RescaledFeaturizer, rescaled, with_factors
 from bench.semcor_studies.svm_parameter import with_svm_param
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
@@ -179,3 +180,24 @@ def test_the_benchmark_counts_the_cpu_of_the_workers_a_stage_waited_for():
         assert list(in_workers(_spin, [0.3, 0.3], 2)) == [0.3, 0.3]
     assert timer.cpu["work"] >= 0.55  # both workers' time, though they ran side by side
     assert set(timer.seconds) == {"work"}
+
+
+def test_a_rescaled_featurizer_keeps_its_factors_and_a_loaded_model_gets_them_back(data):
+    base = data.featurized.featurizer
+    scaled = RescaledFeaturizer(base, {"gloss": 3.0, "nonexistent": 2.0})
+    assert scaled.factors == {"gloss": 3.0}
+    assert scaled.settings() == base.settings()  # a model file records no factor
+    assert scaled.for_groups(["bow", "gloss"]).factors == {"gloss": 3.0}
+    assert scaled.for_groups(["bow"]).factors == {}
+    made = {name: allwords.featurize(data.corpus, data.featurized.sample, featurizer,
+                                     lambda target: True).features
+            for name, featurizer in (("base", base), ("scaled", scaled))}
+    compared = 0
+    for identifier, groups in made["base"].items():
+        assert made["scaled"][identifier]["bow"] == groups["bow"]
+        for block, again in zip(groups["gloss"], made["scaled"][identifier]["gloss"], strict=True):
+            assert np.asarray(again.values) == pytest.approx(3.0 * np.asarray(block.values))
+            compared += 1
+    assert compared
+    loaded = modelstore.TrainedSystem("semcor", "svm", {}, featurizer=base, kind="all-words")
+    assert with_factors(loaded, {"gloss": 3.0}).featurizer.factors == {"gloss": 3.0}
