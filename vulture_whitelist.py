@@ -2,7 +2,7 @@
 
 Read by ``python -m vulture`` (``[tool.vulture]`` in pyproject.toml); never imported.
 """
-from wsd_classic import spacy_component, wordnet
+from wsd_classic import modelstore, spacy_component, wordnet
 from wsd_classic.tasks import catalogue, distributed
 
 # xml.parsers.expat reads these settings and calls these handlers of the parser it made.
@@ -28,3 +28,9 @@ _._key_synset_file
 
 # Read by name: Task.path("training_key") looks the file up with getattr (bin/report).
 catalogue.LexicalSampleFiles.training_key
+
+# io.RawIOBase's protocol, which zipfile and io.BufferedReader call on the model file's reader.
+modelstore._PositionalReader.readable
+modelstore._PositionalReader.seekable
+modelstore._PositionalReader.tell
+modelstore._PositionalReader.readinto

@@ -257,7 +257,7 @@ _DAMAGED = (OSError, ValueError, KeyError, zipfile.BadZipFile, zlib.error, EOFEr
 # What the estimators a loaded model has built may take in memory: past it, those used least
 # recently are dropped (and built again if met again), so that tagging a corpus of any size
 # stays within bounded memory (the all-words svm's 22,436 estimators would take some 4 GB).
-BUILT_BYTES = 256 << 20
+BUILT_BYTES = 192 << 20
 # A fitted vocabulary's entry in memory: the name's string, its index's int and the dict's slot.
 VOCABULARY_ENTRY_BYTES = 200
 

@@ -26,8 +26,10 @@ vector lengths), and a gloss cosine is the mean of the sources' cosines.
 """
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 
+import cachetools
 import numpy as np
 
 from wsd_classic.errors import WsdError
@@ -85,14 +87,17 @@ def decay_weights(strategy: str, window: int) -> np.ndarray:
 
 
 class _Source:
-    """One source of vectors in a context embedding: its row per word, its gloss embeddings."""
+    """One source of vectors in a context embedding: its row per word, its gloss embeddings
+    (kept per lexelt: all of them, or the most recently used up to ``gloss_cache_bytes``)."""
 
-    def __init__(self, vectors: WordVectors):
+    def __init__(self, vectors: WordVectors, gloss_cache_bytes: int | None = None):
         self.vectors = vectors
         # a plain view of a memory-mapped matrix: np.memmap's indexing costs several times more
         self._matrix = np.asarray(vectors.matrix)
         self._last: tuple[tuple[str, ...] | None, list[int]] = (None, [])
-        self._gloss_embeddings: dict[tuple[str, tuple[str, ...]], np.ndarray | None] = {}
+        self._gloss_embeddings: MutableMapping[tuple[str, tuple[str, ...]], np.ndarray] = (
+            {} if gloss_cache_bytes is None
+            else cachetools.LRUCache(gloss_cache_bytes, getsizeof=lambda array: array.nbytes))
 
     def rows(self, words: tuple[str, ...]) -> list[int]:
         """Per word: its row of the vectors, -1 if they lack it. The targets of a sentence share
@@ -139,17 +144,22 @@ class _Source:
                 start += len(rows)
         senses -= senses.mean(axis=0)
         found = unit_rows(senses)
-        self._gloss_embeddings[lexelt, particles] = found
+        if found.nbytes <= getattr(self._gloss_embeddings, "maxsize", found.nbytes):
+            self._gloss_embeddings[lexelt, particles] = found
         return found
 
 
 class ContextEmbedding:
     """The ``emb`` feature group: one ``Weighted`` block of as many values as its sources'
     dimensions. ``vectors``: the self-trained vectors (None when the rule reads none);
-    ``pretrained``: the rule's other sources in order (default: the installed ones)."""
+    ``pretrained``: the rule's other sources in order (default: the installed ones).
+    ``gloss_cache_bytes``: what each source's gloss embeddings may keep in memory (None: all,
+    as training does, its corpus meeting each lexelt again and again; a loaded model tags any
+    input in bounded memory)."""
 
     def __init__(self, rule: EmbeddingRule, vectors: WordVectors | None,
-                 pretrained: list[WordVectors] | None = None):
+                 pretrained: list[WordVectors] | None = None,
+                 gloss_cache_bytes: int | None = None):
         if rule.self_trained and vectors is None:
             raise WsdError("the embedding reads self-trained word vectors, and none were given")
         if pretrained is None:
@@ -158,8 +168,8 @@ class ContextEmbedding:
         others = iter(pretrained)
         self.rule, self.vectors = rule, vectors
         self.pretrained = tuple(pretrained)
-        self._sources = [_Source(vectors if source == SELF_TRAINED else next(others))
-                         for source in rule.sources]
+        self._sources = [_Source(vectors if source == SELF_TRAINED else next(others),
+                                 gloss_cache_bytes) for source in rule.sources]
         self._weights = decay_weights(rule.strategy, rule.window).tolist()
         self._block_scale = rule.scale / np.sqrt(len(self._sources))
         self.names = tuple(f"emb{column}" for column in range(

@@ -32,6 +32,11 @@ _SHARED: tuple["Featurizer", list[ProcessedInstance]] | None = None
 # The group that reads word vectors: it gives nothing without them (``Featurizer.embedding``).
 VECTOR_GROUP = "emb"
 
+# What a loaded model's gloss embeddings keep in memory per source of vectors: a model tags
+# input of any size in bounded memory (all of SemCor's 11,568 lexelts with two or more senses
+# would take 186 MB for GloVe and spaCy md together).
+GLOSS_CACHE_BYTES = 48 << 20
+
 # The shape of SENSEVAL-2's lexical-sample contexts: the target's sentence and the sentences
 # before it, about 100 words before the target (median).
 GIVEN_TOKENS_BEFORE = 120
@@ -112,7 +117,8 @@ class Featurizer:
     @classmethod
     def from_settings(cls, settings: dict, vectors: WordVectors | None = None) -> "Featurizer":
         """The featurizer of ``settings``, with the word vectors a model file holds if its
-        settings name them, and the installed pretrained vectors they name."""
+        settings name them, and the installed pretrained vectors they name; its gloss
+        embeddings kept up to ``GLOSS_CACHE_BYTES`` per source."""
         try:
             embedding = settings["embedding"]
             if embedding is not None:
@@ -125,7 +131,7 @@ class Featurizer:
                 pretrained = embedding.get("pretrained_sha256", [])
                 embedding = ContextEmbedding(
                     EmbeddingRule(**{**rule, "vectors": VectorSettings(**rule["vectors"])}),
-                    vectors)
+                    vectors, gloss_cache_bytes=GLOSS_CACHE_BYTES)
                 if [installed.identity for installed in embedding.pretrained] != pretrained:
                     raise WsdError("the pretrained word vectors the model was trained with are "
                                    "not the installed ones: retrain")

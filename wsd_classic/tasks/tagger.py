@@ -225,7 +225,12 @@ class Tagger:
                     by_lexelt[item].append((number, target))
         groups = self.system.feature_groups
         contexts: dict[int, ContextCache] = {}  # per doc, made for its first target that reads it
-        for item, entries in by_lexelt.items():
+        # The estimators kept from earlier batches are used first, before building others can
+        # drop them: in the batches' order of first occurrence, a text whose lexelts recur
+        # would otherwise drop each one just before it is needed again.
+        kept = getattr(self.trained.models, "built", self.trained.models)
+        for item in sorted(by_lexelt, key=lambda item: item not in kept):
+            entries = by_lexelt[item]
             rows = [[] for _ in entries]
             if self.reads_context(item):
                 for position, (number, target) in enumerate(entries):
