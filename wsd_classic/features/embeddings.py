@@ -92,7 +92,8 @@ class _Source:
 
     def __init__(self, vectors: WordVectors, gloss_cache_bytes: int | None = None):
         self.vectors = vectors
-        # a plain view of a memory-mapped matrix: np.memmap's indexing costs several times more
+        # a plain view of a memory-mapped matrix: np.memmap adds its subclass's work to every
+        # lookup
         self._matrix = np.asarray(vectors.matrix)
         self._last: tuple[tuple[str, ...] | None, list[int]] = (None, [])
         self._gloss_embeddings: MutableMapping[tuple[str, tuple[str, ...]], np.ndarray] = (

@@ -160,7 +160,7 @@ def held_out_folds(X: Sequence[Sequence], folds: int, random_state: int) -> np.n
 
 
 def vocabulary_of(names: Sequence[str]) -> dict[str, int]:
-    return dict(zip(names, range(len(names))))  # built for each lexelt a tagger meets
+    return {name: index for index, name in enumerate(names)}
 
 
 def vocabulary_names(vocabulary: dict[str, int]) -> list[str]:
