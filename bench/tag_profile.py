@@ -12,7 +12,6 @@ stays small beside them.
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import resource
@@ -23,10 +22,11 @@ from collections import defaultdict
 from pathlib import Path
 
 from bench.tag import write_contexts, write_results
+from bench.tag_scale import run_arguments
 from wsd_classic import modelstore, settings
 from wsd_classic.cli import tag as tag_cli
 from wsd_classic.features import embeddings, featurizer, gloss
-from wsd_classic.tasks import catalogue, tagger, tagging
+from wsd_classic.tasks import tagger, tagging
 
 REPO = Path(__file__).resolve().parent.parent
 # (owner, attribute, stage)
@@ -73,12 +73,7 @@ class StageClock:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data-dir", type=Path)
-    parser.add_argument("--task", default=catalogue.SEMCOR.name, choices=list(catalogue.TASKS))
-    parser.add_argument("--system", default="svm")
-    parser.add_argument("--models-dir", type=Path, default=Path("models"))
-    parser.add_argument("--contexts", type=int, default=600)
+    parser = run_arguments(__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--out", type=Path,
                         help="default bench/results/tag-profile.json (tag-profile-Nx.json with "

@@ -98,13 +98,20 @@ def measure(args, text: Path) -> dict:
             "runs": {"spacy_alone": spacy_runs, "bin_tag": tag_runs}}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def run_arguments(description: str) -> argparse.ArgumentParser:
+    """The options of a run of ``bin/tag`` on the test contexts (this study's and
+    ``tag_profile``'s)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--data-dir", type=Path)
     parser.add_argument("--task", default=catalogue.SEMCOR.name, choices=list(catalogue.TASKS))
     parser.add_argument("--system", default="svm")
     parser.add_argument("--models-dir", type=Path, default=Path("models"))
     parser.add_argument("--contexts", type=int, default=600)
+    return parser
+
+
+def main() -> int:
+    parser = run_arguments(__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, nargs="+", default=[1, 4])
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "tag-scale.json")

@@ -208,9 +208,11 @@ def read_header(path: Path) -> tuple[dict, np.lib.npyio.NpzFile]:
         archive = np.load(_PositionalReader(stream), allow_pickle=False)
         header = json.loads(archive[META_ENTRY].tobytes().decode())
     except _DAMAGED as error:
+        stream.close()
         raise WsdError(f"corrupt model file ({type(error).__name__}): retrain with bin/train",
                        path) from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
+        stream.close()
         raise WsdError(f"not a {FORMAT} model file: retrain with bin/train", path)
     return header, archive
 
@@ -256,7 +258,8 @@ _DAMAGED = (OSError, ValueError, KeyError, zipfile.BadZipFile, zlib.error, EOFEr
 
 # What the estimators a loaded model has built may take in memory: past it, those used least
 # recently are dropped (and built again if met again), so that tagging a corpus of any size
-# stays within bounded memory (the all-words svm's 22,436 estimators would take some 4 GB).
+# stays within bounded memory: an all-words model's estimators all built take gigabytes
+# (docs/speed.md).
 BUILT_BYTES = 192 << 20
 # A fitted vocabulary's entry in memory: the name's string, its index's int and the dict's slot.
 VOCABULARY_ENTRY_BYTES = 200

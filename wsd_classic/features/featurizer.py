@@ -32,9 +32,8 @@ _SHARED: tuple["Featurizer", list[ProcessedInstance]] | None = None
 # The group that reads word vectors: it gives nothing without them (``Featurizer.embedding``).
 VECTOR_GROUP = "emb"
 
-# What a loaded model's gloss embeddings keep in memory per source of vectors: a model tags
-# input of any size in bounded memory (all of SemCor's 11,568 lexelts with two or more senses
-# would take 186 MB for GloVe and spaCy md together).
+# What a loaded model's gloss embeddings keep in memory per source of vectors, so that it tags
+# input of any size in bounded memory (docs/speed.md: what all of a model's lexelts would take).
 GLOSS_CACHE_BYTES = 48 << 20
 
 # The shape of SENSEVAL-2's lexical-sample contexts: the target's sentence and the sentences

@@ -211,18 +211,12 @@ class Tagger:
 
         Lexelt by lexelt: its estimator is built (or found among those kept) once, its targets
         featurized and predicted, and it may then be dropped (``modelstore.LazyModels``)."""
-        found: list[list[TextTarget]] = []
+        found = [list(self._doc_targets(doc)) for doc in docs]
         by_lexelt: dict[str, list[tuple[int, TextTarget]]] = defaultdict(list)
-        for number, doc in enumerate(docs):
-            found.append([])
-            for token, item in self.text_targets(doc):
-                particles = ([child for child in token.children
-                              if child.dep_ == PARTICLE_DEPENDENCY]
-                             if token.pos_ == "VERB" else [])
-                target = TextTarget(token, item, particles)
-                found[-1].append(target)
-                if item in self.trained.models:
-                    by_lexelt[item].append((number, target))
+        for number, targets in enumerate(found):
+            for target in targets:
+                if target.lexelt in self.trained.models:
+                    by_lexelt[target.lexelt].append((number, target))
         groups = self.system.feature_groups
         contexts: dict[int, ContextCache] = {}  # per doc, made for its first target that reads it
         # The estimators kept from earlier batches are used first, before building others can
@@ -243,12 +237,24 @@ class Tagger:
             for position, ((_, target), own) in enumerate(zip(entries, weights)):
                 target.weights = own
                 target.evidence = None if evidence is None else evidence[position]
+        self._decide_docs(found)
+        return found
+
+    def _doc_targets(self, doc: Doc) -> Iterator[TextTarget]:
+        """``text_targets`` with each verb's particles (dependency ``prt``)."""
+        for token, item in self.text_targets(doc):
+            yield TextTarget(token, item, [child for child in token.children
+                                           if child.dep_ == PARTICLE_DEPENDENCY]
+                             if token.pos_ == "VERB" else [])
+
+    def _decide_docs(self, found: list[list[TextTarget]]) -> None:
+        """Each doc's targets decided from their weights, pulled together within the doc."""
         for targets in found:
             lexelts = [target.lexelt for target in targets]
             for target, (senses, _) in zip(targets, self.decided(
                     lexelts, [target.weights for target in targets], lexelts)):
                 target.senses = senses
-        return found
+
 
 def tag_raganato(path: str | os.PathLike, system: str, models_root: Path, *, jobs: int = 1,
                  progress: bool | None = None,
