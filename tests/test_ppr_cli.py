@@ -1,7 +1,8 @@
 """The knowledge-based ``ppr`` end to end: ``bin/train --task semcor --systems ppr`` saves a
 model holding the graph, with which ``bin/tag --system ppr`` tags text and a Raganato file
 without the data directory, ``--explain`` names the context senses and edges behind each
-answer, and ``bin/evaluate`` scores it."""
+answer, ``bin/evaluate`` scores it (and writes its SenseBench key file) and ``bin/report``
+shows it."""
 from __future__ import annotations
 
 import json
@@ -86,3 +87,13 @@ def test_raganato_and_evaluate_with_ppr(run_command, tmp_path, models_root):
                             FIXTURES / "allwords_sample.data.xml", "--out-dir", tmp_path / "out")
     assert evaluated.returncode == 0, evaluated.stderr
     assert "ppr (ours)" in evaluated.stdout
+    reported = run_command("report", "--task", "semcor", "--results-dir", tmp_path / "out",
+                           "--format", "md", "--out", tmp_path / "report")
+    assert reported.returncode == 0, reported.stderr
+    assert "| ppr |" in (tmp_path / "report" / "report.md").read_text()
+    benchmark = run_command("evaluate", "--benchmark", "sensebench", "--systems", "ppr",
+                            "--models-dir", models_root, "--datasets",
+                            FIXTURES / "allwords_sample.data.xml", "--out-dir", tmp_path / "out")
+    assert benchmark.returncode == 0, benchmark.stderr
+    keys = (tmp_path / "out" / "sensebench" / "ppr.allwords_sample.key").read_text()
+    assert [line.split()[0] for line in keys.splitlines()] == [answer[0] for answer in answers]
