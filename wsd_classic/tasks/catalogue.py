@@ -169,6 +169,11 @@ SEMCOR_RANK = {"svm_gate": 0.8, "coef": (
     0.0794, 1.1588, 3.6827, 0.6351, 6.046, 1.4672, 6.6896, 0.904, 5.2112, -7.8631, 5.6241, -0.0228,
     -0.4745, 0.4855, -0.5255, 0.2123, -0.3295, -0.332, 0.0152, -0.086, -3.9308, 0.0754, 0.3199,
     -0.028, -0.9551)}
+# ppr's walk: the graph with SyntagNet at weight 0.5, the target's sentence, damping 0.95, 30
+# iterations, restarts shared by WordNet's tag counts + 1: held-out SemCor files and semeval2007
+# by the rule of docs/choices.md: bench/results/ppr_tune.json
+SEMCOR_PPR = {"window": 0, "damping": 0.95, "iterations": 30, "sense_counts": True,
+              "syntagnet": True, "syntagnet_weight": 0.5}
 SEMCOR = register(Task(
     "semcor", ALL_WORDS, ("mfs", "wn1", "svm", "dlist"),
     ContextRule(sentences=0),  # the target's sentence: bench/results/semcor_context.json
@@ -186,7 +191,8 @@ SEMCOR = register(Task(
                       # SENSEVAL-2's map is fitted on its own held-out distributions, not SemCor's
                       "top_sense_map": ()},
             # stacked on the task's svm, so a run that trains both fits the svm once
-            "rank": {"member_params": {"svm": SEMCOR_SVM_FITTING}, **SEMCOR_RANK}},
+            "rank": {"member_params": {"svm": SEMCOR_SVM_FITTING}, **SEMCOR_RANK},
+            "ppr": SEMCOR_PPR},
     # bench/results/semcor_svm_examples.json, semcor_dlist_examples.json and
     # semcor_<system>_example_lexelts.json; rank trains on the svm's rows
     wordnet_examples=frozenset({"svm", "combo", "rank"}),
