@@ -1,7 +1,7 @@
 """Tuning never opens an evaluation file: every tuning entry point of bench/ (``tune.py``,
 ``tune.py --emb``, ``tune_combo.py``, ``tune_gloss.py``, each ``--tune-*`` study of
-``semcor.py`` and its ``--unseen-senses``, ``ppr.py --tune``) and the word vectors' training corpus run on fixtures
-in the real layout, in one subprocess (``tuning_under_watch.py``) that records and refuses every
+``semcor.py`` and its ``--unseen-senses``, ``ppr.py --tune``) and the word vectors' training
+corpus run on fixtures in the real layout, in one subprocess (``tuning_under_watch.py``) that records and refuses every
 opening of the SENSEVAL-2 test XML and key, the Raganato evaluation sets other than the
 development set semeval2007 (which the SemCor studies score on, by design) and AmbiStory's dev
 and test files."""
