@@ -291,6 +291,32 @@ def gloss(key: str) -> str | None:
     return synset_at(*location).definition if location is not None else None
 
 
+# A synset name's part of speech by the synset-type digit of a sense key: ``s`` for a satellite.
+SYNSET_NAME_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "s"}
+
+
+@functools.lru_cache(maxsize=None)
+def synset_name(key: str) -> str | None:
+    """The name NLTK gives the sense's synset (``bank.n.01``: its first word, its part of speech
+    and its place among that word's synsets in ``index.<pos>``, among its satellites only for a
+    satellite), read without NLTK; None for a key WordNet 3.0 lacks."""
+    location = synset_location(key)
+    if location is None:
+        return None
+    pos, offset = location
+    first = synset_at(pos, offset).words[0].lower()
+    offsets = _index_offsets(pos, first)
+    name_pos = SYNSET_NAME_POS[key.partition("%")[2][0]]
+    if name_pos == "s":
+        offsets = [found for found in offsets if _is_satellite(found)]
+    return f"{first}.{name_pos}.{offsets.index(offset) + 1:02d}"
+
+
+def _is_satellite(offset: int) -> bool:
+    """Whether the adjective synset at ``offset`` is a satellite (synset type ``s``)."""
+    return _data_line(DATA_FILES["a"], offset).split(" ", 3)[2] == "s"
+
+
 def _data_line(name: str, offset: int) -> str:
     """The line at byte ``offset`` of a WordNet data file (its synset's line)."""
     descriptor, chunks = _data_descriptor(name), []
@@ -360,6 +386,23 @@ def _exception_list(pos: str) -> dict[str, list[str]]:
     path = checked_root() / f"{FILE_SUFFIX[pos]}.exc"
     with open(path, encoding="utf-8") as lines:
         return {terms[0]: terms[1:] for terms in map(str.split, lines)}
+
+
+def _index_offsets(pos: str, lemma: str) -> list[int]:
+    """The synset offsets ``index.<pos>`` lists for ``lemma``, in its order."""
+    lines = _index_lines(pos)
+    line = lines[bisect.bisect_left(lines, f"{lemma} ")]
+    fields = line.split()
+    synsets = int(fields[2])
+    pointers = int(fields[3])
+    return [int(offset) for offset in fields[6 + pointers:6 + pointers + synsets]]
+
+
+@functools.lru_cache(maxsize=None)
+def _index_lines(pos: str) -> list[str]:
+    """The lines of ``index.<pos>`` without its licence, sorted as the file is."""
+    with open(checked_root() / f"index.{FILE_SUFFIX[pos]}", encoding="utf-8") as lines:
+        return [line for line in lines if not line.startswith(" ")]
 
 
 @functools.lru_cache(maxsize=None)
