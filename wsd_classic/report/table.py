@@ -5,6 +5,8 @@ from wsd_classic.report.references import SENSEVAL2_LS
 from wsd_classic.scoring.learning_curve import LearningCurve
 
 POS_NAMES = (("n", "nouns"), ("v", "verbs"), ("a", "adj."))
+# The system column's least width; a longer name widens it.
+NAME_WIDTH = 38
 
 
 def _percent(figures: dict | None, field: str = "recall") -> str:
@@ -16,7 +18,10 @@ def _percent(figures: dict | None, field: str = "recall") -> str:
 def lexical_sample_table(scores: dict[str, dict], with_references: bool) -> str:
     """Our systems (top sense: precision, recall, attempted, coarse recall, recall by POS) sorted
     by fine recall, then the published rows with their sources."""
-    header = (f"{'system':<38} {'P':>6} {'R':>6} {'att.':>6} {'coarse R':>9} "
+    references = sorted(SENSEVAL2_LS, key=lambda ref: -ref.fine) if with_references else []
+    width = max([NAME_WIDTH, *(len(name) + len(" (ours)") for name in scores),
+                 *(len(reference.name) for reference in references)])
+    header = (f"{'system':<{width}} {'P':>6} {'R':>6} {'att.':>6} {'coarse R':>9} "
               + " ".join(f"{name:>6}" for _, name in POS_NAMES))
     lines = ["Fine-grained scores (%) of the top sense, as scorer2 computes them", header,
              "-" * len(header)]
@@ -24,14 +29,15 @@ def lexical_sample_table(scores: dict[str, dict], with_references: bool) -> str:
     for name, figures in ranked:
         by_pos = figures.get("by_pos", {})
         lines.append(
-            f"{name + ' (ours)':<38} {_percent(figures['fine'], 'precision'):>6} "
+            f"{name + ' (ours)':<{width}} {_percent(figures['fine'], 'precision'):>6} "
             f"{_percent(figures['fine']):>6} {_percent(figures['fine'], 'attempted'):>6} "
             f"{_percent(figures.get('coarse')):>9} "
             + " ".join(f"{_percent(by_pos.get(pos)):>6}" for pos, _ in POS_NAMES))
-    if with_references:
+    if references:
         lines.append("published (fine-grained recall):")
-        for reference in sorted(SENSEVAL2_LS, key=lambda ref: -ref.fine):
-            lines.append(f"{reference.name:<38} {'':>6} {reference.fine:>6.1f}   [{reference.source}]")
+        for reference in references:
+            lines.append(f"{reference.name:<{width}} {'':>6} {reference.fine:>6.1f}   "
+                         f"[{reference.source}]")
     return "\n".join(lines)
 
 

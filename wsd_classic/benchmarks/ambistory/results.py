@@ -7,12 +7,10 @@ import numpy as np
 
 from wsd_classic.benchmarks.ambistory.features import FeaturizedSplit
 from wsd_classic.benchmarks.ambistory.selection import score_split
+from wsd_classic.report.references import AMBISTORY, AMBISTORY_SOURCE
 
-# The published test rows of Gehring & Roth (2025), Table 3 (Spearman, accuracy within SD).
-PUBLISHED = {"random": (0.000, 0.454), "majority (always 4)": (None, 0.558),
-             "Llama-3-8B 0-shot": (0.462, 0.663), "GPT-4o": (0.756, 0.755),
-             "humans": (0.834, 0.892)}
-PUBLISHED_SOURCE = "Gehring & Roth 2025, Table 3, test set"
+# The published test rows (Spearman, accuracy within SD), from the one list of published rows.
+PUBLISHED, PUBLISHED_SOURCE = AMBISTORY, AMBISTORY_SOURCE
 
 
 def by_ending(split: FeaturizedSplit, integers: np.ndarray) -> dict[str, dict]:
