@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from wsd_classic import settings, wordnet  # noqa: E402
 from wsd_classic.benchmarks import sensebench  # noqa: E402
+from wsd_classic.report import table  # noqa: E402
 from wsd_classic.tasks import catalogue  # noqa: E402
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets  # noqa: E402
 
@@ -74,7 +75,7 @@ def main() -> None:
         figures = run.scores[system][dataset.name]["overall"]
         assert sum(independent.values()) == figures["correct"], (system, figures)
         checks[system] = {"ids": len(independent), "rescored_correct": sum(independent.values())}
-    print(sensebench.table(run.scores))
+    print(table.sensebench_table(run.scores))
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "sensebench.json").write_text(json.dumps(
         {"dataset": dataset.name, "scores": run.scores, "independent_rescoring": checks,
