@@ -22,8 +22,8 @@ from typing import Iterable, Sequence
 from spacy.tokens import Doc
 
 from wsd_classic import modelstore, settings, systems, wordnet
-from wsd_classic.corpora.allwords import UNIVERSAL_POS
 from wsd_classic.errors import WsdError
+from wsd_classic.pos import SPACY_TAGS, UNIVERSAL_POS
 from wsd_classic.tasks import catalogue, tagging
 from wsd_classic.tasks.text_input import text_blocks
 
@@ -31,8 +31,7 @@ COMPONENT = "wsd_classic"
 # The document name of a text given to ``tag``, which its one-line errors start with.
 TEXT_NAME = "<text>"
 # ``disambiguate``'s ``pos``: WordNet's letters (``s``: an adjective satellite) or spaCy's tags.
-SPACY_POS = {**{letter: tag for tag, letter in UNIVERSAL_POS.items()}, "s": "ADJ",
-             **{tag: tag for tag in UNIVERSAL_POS}}
+SPACY_POS = {**SPACY_TAGS, **{tag: tag for tag in UNIVERSAL_POS}}
 
 
 @dataclass(frozen=True)

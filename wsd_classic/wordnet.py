@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wsd_classic import settings
+from wsd_classic.pos import KEY_POS, POINTER_POS, SYNSET_NAME_POS
 from wsd_classic.errors import WsdError
 
 DEBIAN_WORDNET = Path("/usr/share/wordnet")
@@ -127,9 +128,7 @@ def _open_files_afresh() -> None:
 os.register_at_fork(after_in_child=_open_files_afresh)
 
 
-# The synset-type digit of a sense key (``jury%1:14:00::``): WordNet's part of speech, adjective
-# satellites (5) counting as adjectives, and the data file holding the synset.
-KEY_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
+# The data file holding the synsets of each part of speech.
 DATA_FILES = {"n": "data.noun", "v": "data.verb", "a": "data.adj", "r": "data.adv"}
 
 
@@ -233,8 +232,6 @@ class Synset:
     examples: tuple[str, ...]
 
 
-# A pointer's part of speech: adjective satellites (``s``) live in the adjective data file.
-POINTER_POS = {"n": "n", "v": "v", "a": "a", "s": "a", "r": "r"}
 # An adjective's syntactic marker, ``galore(ip)``: not part of the word.
 _ADJECTIVE_MARKER = re.compile(r"\([a-z]+\)$")
 
@@ -289,10 +286,6 @@ def gloss(key: str) -> str | None:
     the data file at the offset the sense index gives; None for a key WordNet 3.0 lacks."""
     location = synset_location(key)
     return synset_at(*location).definition if location is not None else None
-
-
-# A synset name's part of speech by the synset-type digit of a sense key: ``s`` for a satellite.
-SYNSET_NAME_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "s"}
 
 
 @functools.lru_cache(maxsize=None)
