@@ -238,3 +238,22 @@ def test_synset_names_read_without_nltk_are_those_nltk_gives():
         assert wordnet.synset_name(key) == reader.lemma_from_key(key).synset().name(), key
     assert wordnet.synset_name("1st%5:00:00:ordinal:00") == "first.s.01"
     assert wordnet.synset_name("qwzx%1:00:00::") is None
+
+
+def test_counts_and_synset_identity_read_without_nltk_are_nltk_s():
+    """``lemma_count`` (the rank system's WordNet counts) and ``same_synset`` (SenseBench's
+    rule) read the files; NLTK's ``Lemma.count`` and synset equality must agree."""
+    import random
+
+    reader = wordnet.wordnet()
+    keys = [line.split(" ")[0] for line in wordnet.sense_index().lines]
+    sample = random.Random(3).sample(keys, 2000) + ["bank%1:17:01::", "galore%5:00:00:many:00"]
+    for key in sample:
+        assert wordnet.lemma_count(key) == reader.lemma_from_key(key).count(), key
+    assert wordnet.lemma_count("bank%1:17:01::") > 0
+    assert wordnet.lemma_count("qwzx%1:00:00::") == 0 == wordnet.lemma_count("U")
+    for first, second in zip(sample, sample[1:] + ["dog%1:05:00::"]):
+        assert wordnet.same_synset(first, second) == (
+            reader.lemma_from_key(first).synset() == reader.lemma_from_key(second).synset())
+    assert wordnet.same_synset("dog%1:05:00::", "domestic_dog%1:05:00::")
+    assert not wordnet.same_synset("qwzx%1:00:00::", "qwzx%1:00:00::")

@@ -1,4 +1,11 @@
-"""WordNet 3.0 through NLTK, from Debian's ``wordnet-base`` files, without the internet.
+"""WordNet 3.0 from Debian's ``wordnet-base`` files, without the internet.
+
+Two readers, for a measured reason: this module's own (the sense index, data-file lines,
+morphy, counts) serves training, tagging and scoring, as NLTK's needs 2.5 CPU-s to load and
+answer a first lookup, this one 0.03; NLTK's (``wordnet()``) serves only what NLTK's objects
+define, SenseBench's p002 index (a position in ``wn.synsets``) and the AmbiStory rater's synset
+graph (Wu-Palmer, relations, synsets across parts of speech).
+``tests/test_wordnet.py`` checks that both give the same senses, glosses, base forms and names.
 
 NLTK 3.10 only reads corpora under its data roots and needs a ``lexnames`` file Debian does not
 ship, so ``setup()`` assembles a private NLTK data root: copies of the Debian database files plus
@@ -418,9 +425,27 @@ def examples(key: str) -> list[str]:
 
 
 def lemma_count(key: str) -> int:
-    """SemCor frequency of the sense (WordNet's ``cntlist``), 0 for an unknown key."""
-    lemma = lemma_of_key(key)
-    return lemma.count() if lemma is not None else 0
+    """SemCor frequency of the sense (WordNet's ``cntlist.rev``, as NLTK's ``Lemma.count``
+    reads it), 0 for an unknown key or one the list lacks."""
+    for variant in _key_variants(key):
+        if sense_index().offset(variant) is not None:
+            lines = _count_lines()
+            index = bisect.bisect_left(lines, f"{variant} ")
+            found = index < len(lines) and lines[index].startswith(f"{variant} ")
+            return int(lines[index].rsplit(" ", 1)[1]) if found else 0
+    return 0
+
+
+@functools.lru_cache(maxsize=1)
+def _count_lines() -> list[str]:
+    """``cntlist.rev``: ``sense_key sense_number tag_count`` a line, sorted by key."""
+    return (checked_root() / "cntlist.rev").read_text(encoding="utf-8").splitlines()
+
+
+def same_synset(first: str, second: str) -> bool:
+    """Whether two sense keys WordNet 3.0 knows name one synset."""
+    location = synset_location(first)
+    return location is not None and location == synset_location(second)
 
 
 def unknown_keys(keys) -> list[str]:
