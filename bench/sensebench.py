@@ -19,6 +19,7 @@ from pathlib import Path
 
 from wsd_classic import settings, wordnet
 from wsd_classic.benchmarks import sensebench
+from wsd_classic.report import table
 from wsd_classic.tasks import catalogue
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets
 
@@ -71,7 +72,7 @@ def main() -> None:
         figures = run.scores[system][dataset.name]["overall"]
         assert sum(independent.values()) == figures["correct"], (system, figures)
         checks[system] = {"ids": len(independent), "rescored_correct": sum(independent.values())}
-    print(sensebench.table(run.scores))
+    print(table.sensebench_table(run.scores))
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "sensebench.json").write_text(json.dumps(
         {"dataset": dataset.name, "scores": run.scores, "independent_rescoring": checks,
