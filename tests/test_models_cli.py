@@ -6,6 +6,7 @@ import shutil
 
 from wsd_classic import modelstore
 from wsd_classic.cli import models as models_cli
+from wsd_classic.tasks import catalogue
 
 
 def test_lists_every_model_with_its_description(tiny_models, capsys):
@@ -61,8 +62,9 @@ def test_below_the_table_systems_without_a_model_file_and_on_request_ones(tiny_m
     lines = capsys.readouterr().out.splitlines()
     assert lines[-2] == "bin/tag needs no model file for: semcor/wn1"
     # The copied file holds another task's model: not usable, so not installed.
-    assert lines[-1] == ("semcor on request (bin/train --task semcor --systems combo,rank): "
-                         "combo, rank")
+    on_request = catalogue.SEMCOR.on_request
+    assert lines[-1] == (f"semcor on request (bin/train --task semcor --systems "
+                         f"{','.join(on_request)}): {', '.join(on_request)}")
     assert models_cli.main(["--models-dir", str(root), "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [record["on_request"] for record in records] == [False, False, False]
@@ -72,16 +74,15 @@ def test_an_installed_on_request_system_is_marked(allwords_models, capsys, monke
     """The miniature SemCor's svm, as if svm were trained on request only."""
     from dataclasses import replace
 
-    from wsd_classic.tasks import catalogue
-
     semcor = catalogue.TASKS["semcor"]
     monkeypatch.setitem(catalogue.TASKS, "semcor", replace(
         semcor, systems=tuple(name for name in semcor.systems if name != "svm"),
         on_request=(*semcor.on_request, "svm")))
     models_cli.main(["--models-dir", str(allwords_models)])
+    others = semcor.on_request
     assert capsys.readouterr().out.splitlines()[-1] == (
-        "semcor on request (bin/train --task semcor --systems combo,rank,svm): "
-        "combo, rank, svm (installed)")
+        f"semcor on request (bin/train --task semcor --systems {','.join(others)},svm): "
+        f"{', '.join(others)}, svm (installed)")
     models_cli.main(["--models-dir", str(allwords_models), "--json"])
     records = {record["system"]: record["on_request"]
                for record in map(json.loads, capsys.readouterr().out.splitlines())}

@@ -41,6 +41,11 @@ class System:
     scorer: type[PersonalisedPageRank] | None = None
 
     @property
+    def has_model_file(self) -> bool:
+        """Whether it tags from a model file ``bin/train`` writes (all but ``wn1``)."""
+        return self.estimator is not None or self.scorer is not None
+
+    @property
     def feature_groups(self) -> tuple[str, ...]:
         return self.estimator.feature_groups if self.estimator else ()
 

@@ -90,7 +90,7 @@ class Tagger:
         """The ``task``/``system`` model of ``models_root``; a system with nothing to fit
         (``wn1``) has no model file and tags with the task's context rule, and no discourse
         weight: training chooses one."""
-        if systems.get(system).estimator is None and systems.get(system).scorer is None:
+        if not systems.get(system).has_model_file:
             registered = catalogue.get(task)
             trained = TrainedSystem(task, system, {}, featurizer=Featurizer(registered.context),
                                     kind=registered.kind)
