@@ -161,6 +161,10 @@ class SenseIndex:
                           if KEY_POS[key.partition("%")[2][0]] == pos)
         return tuple(key for _, key in numbered)
 
+    def tag_count(self, key: str) -> int:
+        """How often WordNet's sense-tagged corpora tag the sense (0 for a key WordNet lacks)."""
+        return next((int(count) for _, _, _, count in self._fields(f"{key} ")), 0)
+
     def offset(self, key: str) -> int | None:
         """The offset of the key's synset in its data file, None for a key WordNet lacks."""
         return next((int(offset) for _, offset, _, _ in self._fields(f"{key} ")), None)
@@ -253,11 +257,17 @@ ALL_SYNSETS_ORDER = ("a", "r", "n", "v")
 def all_synsets() -> Iterator[Synset]:
     """Every synset, in the order of NLTK's ``all_synsets()``, parsed from the data files
     directly: NLTK builds its full synset objects, four times as slow."""
+    return (synset for _, synset in located_synsets())
+
+
+def located_synsets() -> Iterator[tuple[tuple[str, int], Synset]]:
+    """Every synset as ``all_synsets`` gives them, with its part of speech and data-file
+    offset (what ``synset_location`` gives for its senses)."""
     for pos in ALL_SYNSETS_ORDER:
         with open(checked_root() / DATA_FILES[pos], encoding="utf-8") as lines:
             for line in lines:
                 if not line[0].isspace():  # the licence's lines are indented
-                    yield _synset_of_line(line)
+                    yield (pos, int(line[:line.index(" ")])), _synset_of_line(line)
 
 
 def _synset_of_line(line: str) -> Synset:
