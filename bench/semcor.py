@@ -57,6 +57,12 @@ published MFS: it explains the published baseline, and chooses nothing
 on held-out SemCor files and scores svm and the sense ranker on them
 (``semcor_studies/unseen_senses.py``, bench/results/semcor_unseen_senses.json; other shares and
 seeds in semcor_unseen_senses_<share>_<seed>.json).
+
+``--tune-hybrid [--hybrid-tables DIR]`` scores the svm and ``ppr`` mixed
+(``semcor_studies/hybrid.py``): the svm's and ppr's distributions on held-out SemCor files, on
+the unseen-senses study's removal and on semeval2007 are computed once and kept in DIR, every
+candidate mixture is scored from them, and docs/choices.md's rule chooses
+(bench/results/semcor_hybrid.json).
 """
 from __future__ import annotations
 
@@ -75,6 +81,7 @@ from semcor_studies.discourse import tune_discourse  # noqa: E402
 from semcor_studies.embeddings import tune_embeddings  # noqa: E402
 from semcor_studies.examples import tune_example_lexelts, tune_examples  # noqa: E402
 from semcor_studies.held_out import HELD_OUT_EVERY, RESULTS, TASK  # noqa: E402
+from semcor_studies.hybrid import tune_hybrid  # noqa: E402
 from semcor_studies.mfs import mfs_back_offs  # noqa: E402
 from semcor_studies.prior import tune_prior  # noqa: E402
 from semcor_studies.scale import tune_scale  # noqa: E402
@@ -160,6 +167,13 @@ def main() -> int:
     parser.add_argument("--unseen-share", type=float, default=UNSEEN_SHARE,
                         help="with --unseen-senses: the share of senses removed from training")
     parser.add_argument("--unseen-seed", type=int, default=UNSEEN_SEED)
+    parser.add_argument("--tune-hybrid", action="store_true",
+                        help="instead: the svm and ppr mixed, each candidate form and value "
+                             "on held-out SemCor files, the unseen-senses removal and "
+                             "semeval2007; the rule of docs/choices.md chooses")
+    parser.add_argument("--hybrid-tables", type=Path,
+                        help="with --tune-hybrid: where the svm's and ppr's distributions are "
+                             "kept (default: the cache's bench/hybrid)")
     args = parser.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
     studies = [(args.tune_context, tune_context, "semcor_context.json"),
@@ -184,6 +198,7 @@ def main() -> int:
                 "semcor_unseen_senses.json" if (args.unseen_share, args.unseen_seed) == (
                     UNSEEN_SHARE, UNSEEN_SEED)
                 else f"semcor_unseen_senses_{args.unseen_share:g}_{args.unseen_seed}.json"),
+               (args.tune_hybrid, tune_hybrid, "semcor_hybrid.json"),
                (args.tune_emb, tune_embeddings, "semcor_emb.json")]
     chosen = next(((study, name) for wanted, study, name in studies if wanted), None)
     if chosen:
