@@ -84,11 +84,16 @@ def held_out_split(data: allwords.TrainingData, fold: int):
     return subset, testing
 
 
-def held_out_targets(corpus: AllWordsCorpus, fold: int):
-    """SemCor's targets outside every ``HELD_OUT_EVERY``-th file (from the ``fold``-th on), and
-    those inside them."""
+def held_out_documents(corpus: AllWordsCorpus, fold: int) -> set[str]:
+    """Every ``HELD_OUT_EVERY``-th document of SemCor (sorted), from the ``fold``-th on."""
     documents = sorted({sentence.document for sentence in corpus.sentences})
-    held_out = set(documents[fold::HELD_OUT_EVERY])
+    return set(documents[fold::HELD_OUT_EVERY])
+
+
+def held_out_targets(corpus: AllWordsCorpus, fold: int):
+    """SemCor's targets outside the held-out documents (``held_out_documents``), and those
+    inside them."""
+    held_out = held_out_documents(corpus, fold)
     inside = [corpus.sentences[target.sentence].document in held_out for target in corpus.targets]
     return ([target for target, test in zip(corpus.targets, inside) if not test],
             [target for target, test in zip(corpus.targets, inside) if test])

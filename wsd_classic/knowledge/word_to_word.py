@@ -34,15 +34,15 @@ class WalkSettings:
     """``window``: the sentences on each side of the target's, within its document, whose
     content words are its context; ``damping`` and ``iterations`` of the walk;
     ``sense_counts``: a context word's senses share its restart mass by WordNet's tag counts
-    + 1 (else evenly); ``syntagnet_weight``: the weight of SyntagNet's edges, WordNet's being 1;
-    ``graph``: which graph (``knowledge.graph.WORDNET`` or ``WITH_SYNTAGNET``)."""
+    + 1 (else evenly); ``syntagnet``: whether the graph holds SyntagNet's pairs (when the data
+    directory has them); ``syntagnet_weight``: the weight of their edges, WordNet's being 1."""
 
     window: int = 0
     damping: float = 0.85
     iterations: int = 30
     sense_counts: bool = True
+    syntagnet: bool = True
     syntagnet_weight: float = 1.0
-    graph: str = "wordnet+syntagnet"
 
     def to_dict(self) -> dict:
         return asdict(self)

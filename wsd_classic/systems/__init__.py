@@ -18,6 +18,7 @@ from wsd_classic.systems.commonest import Commonest
 from wsd_classic.systems.dlist import DecisionList
 from wsd_classic.systems.first_sense import database_first_sense, first_sense
 from wsd_classic.systems.lesk import Lesk
+from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank
 from wsd_classic.systems.sense_ranking import SenseRanker
 from wsd_classic.systems.svm import LinearSVM
 
@@ -26,14 +27,17 @@ BackOff = Callable[[Sequence[str]], dict[str, float]]
 
 @dataclass(frozen=True)
 class System:
-    """``estimator`` (None: nothing to fit) made with ``params``; ``back_off`` for unseen lemmas;
-    ``needs_wordnet_keys``: it reads WordNet glosses, so corpora with other sense ids skip it."""
+    """``estimator`` (None: nothing to fit per lexelt) made with ``params``; ``back_off`` for
+    unseen lemmas; ``needs_wordnet_keys``: it reads WordNet glosses, so corpora with other sense
+    ids skip it; ``scorer``: a context scorer (``ppr``) that answers every target of an
+    all-words corpus at once from its context, with no estimator."""
 
     name: str
     estimator: type[SenseClassifier] | None
     params: dict = field(default_factory=dict)
     back_off: BackOff = first_sense
     needs_wordnet_keys: bool = False
+    scorer: type[PersonalisedPageRank] | None = None
 
     @property
     def feature_groups(self) -> tuple[str, ...]:
@@ -74,6 +78,9 @@ SYSTEMS: dict[str, System] = {system.name: system for system in (
     # Without coefficients the ranker answers as its svm member; tasks give the coefficients
     # their own held-out data chose (tasks.catalogue).
     System("rank", SenseRanker, needs_wordnet_keys=True),
+    # Knowledge-based: personalised PageRank word by word over WordNet and SyntagNet; its
+    # settings are the all-words task's (tasks.catalogue)
+    System("ppr", None, needs_wordnet_keys=True, scorer=PersonalisedPageRank),
 )}
 
 

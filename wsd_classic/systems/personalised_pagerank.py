@@ -15,7 +15,7 @@ import numpy as np
 
 from wsd_classic.corpora.allwords import AllWordsCorpus, Target
 from wsd_classic.knowledge import graph as knowledge_graph
-from wsd_classic.knowledge.graph import WITH_SYNTAGNET, KnowledgeGraph
+from wsd_classic.knowledge.graph import KnowledgeGraph
 from wsd_classic.knowledge.word_to_word import WalkSettings, WordToWord, contexts
 
 # The model file's arrays of the graph are stored under these names.
@@ -23,11 +23,12 @@ RESOURCE_PREFIX = "graph_"
 
 
 class PersonalisedPageRank:
-    """The walk of ``params`` (``WalkSettings``' fields) over ``graph``."""
+    """The walk of ``params`` (``WalkSettings``' fields) over the ``knowledge`` graph."""
 
-    def __init__(self, graph: KnowledgeGraph, **params):
-        self.params = dict(params)
-        self.walker = WordToWord(graph, WalkSettings(**params))
+    def __init__(self, knowledge: KnowledgeGraph, **params):
+        settings = WalkSettings(**params)
+        self.params = settings.to_dict()
+        self.walker = WordToWord(knowledge, settings)
 
     @property
     def graph(self) -> KnowledgeGraph:
@@ -36,10 +37,9 @@ class PersonalisedPageRank:
     @classmethod
     def built(cls, params: Mapping, data_dir: str | os.PathLike | None = None
               ) -> "PersonalisedPageRank":
-        """With the graph its ``graph`` parameter names, built from the data directory's
+        """With the graph its ``syntagnet`` parameter asks for, built from the data directory's
         SyntagNet, or WordNet's alone (saying so) when that is missing."""
-        settings = WalkSettings(**params)
-        return cls(knowledge_graph.obtain(data_dir, settings.graph == WITH_SYNTAGNET), **params)
+        return cls(knowledge_graph.obtain(data_dir, WalkSettings(**params).syntagnet), **params)
 
     def resources(self) -> dict[str, np.ndarray]:
         """What a model file keeps of it besides its parameters: the graph's arrays."""

@@ -31,8 +31,8 @@ from pathlib import Path
 from spacy.tokens import Doc, Token
 
 from wsd_classic import modelstore, systems
-from wsd_classic.corpora.allwords import (AllWordsCorpus, UNIVERSAL_POS, read_raganato_corpus,
-                                          wordnet_lemma)
+from wsd_classic.corpora.allwords import (AllWordsCorpus, Sentence, Target, UNIVERSAL_POS,
+                                          read_raganato_corpus, wordnet_lemma)
 from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
 from wsd_classic.errors import WsdError
 from wsd_classic.features.featurizer import Featurizer, row, sentence_index
@@ -74,9 +74,12 @@ class Tagger:
                  discourse_weight: float | None = None, explain: bool = False):
         self.trained = trained
         self.system = systems.get(trained.system)
-        if explain and not hasattr(self.system.estimator, "explain"):
+        if explain and not hasattr(self.system.estimator or self.system.scorer, "explain"):
             raise WsdError(f"the {trained.system} system cannot explain its choices; dlist, "
-                           "svm and rank can")
+                           "svm, rank and ppr can")
+        # A context scorer (ppr) answers a whole corpus from its model's resources.
+        self.scorer = (self.system.scorer.from_resources(trained.params, trained.resources)
+                       if self.system.scorer is not None else None)
         self.back_off = back_off or self.system.back_off
         self.discourse_weight = (trained.discourse_weight if discourse_weight is None
                                  else discourse_weight)
@@ -90,7 +93,7 @@ class Tagger:
         """The ``task``/``system`` model of ``models_root``; a system with nothing to fit
         (``wn1``) has no model file and tags with the task's context rule, and no discourse
         weight: training chooses one."""
-        if systems.get(system).estimator is None:
+        if systems.get(system).estimator is None and systems.get(system).scorer is None:
             registered = catalogue.get(task)
             trained = TrainedSystem(task, system, {}, featurizer=Featurizer(registered.context),
                                     kind=registered.kind)
@@ -159,7 +162,10 @@ class Tagger:
 
     def distributions(self, corpus: AllWordsCorpus, jobs: int = 1,
                       progress: bool | None = None) -> dict[str, dict[str, float]]:
-        """The system's sense distribution of every target of a lexelt it has a model of."""
+        """The system's sense distribution of every target of a lexelt it has a model of (of
+        every target, for a context scorer)."""
+        if self.scorer is not None:
+            return self.scorer.distributions(corpus, jobs=jobs, progress=progress)
         models = self.trained.models
         sample = as_lexical_sample(
             corpus, (target for target in corpus.targets if target.lexelt in models))
@@ -211,17 +217,16 @@ class Tagger:
         A verb's particles (dependency ``prt``: *call off*) are the target's satellites, as
         ``<sat>`` elements are in training. Each target's context is the model's own context
         rule applied to the doc (``ContextCache``)."""
+        if self.scorer is not None:
+            return self._scored_docs(docs)
         found: list[list[TextTarget]] = []
         by_lexelt: dict[str, list[tuple[TextTarget, list[str]]]] = defaultdict(list)
         groups = self.system.feature_groups
         for doc in docs:
             contexts = None  # made for the first target that reads its context
             found.append([])
-            for token, item in self.text_targets(doc):
-                particles = ([child for child in token.children
-                              if child.dep_ == PARTICLE_DEPENDENCY]
-                             if token.pos_ == "VERB" else [])
-                target = TextTarget(token, item, particles)
+            for target in self._doc_targets(doc):
+                token, item, particles = target.token, target.lexelt, target.particles
                 found[-1].append(target)
                 if item not in self.trained.models:
                     continue
@@ -236,12 +241,57 @@ class Tagger:
             for number, ((target, _), own) in enumerate(zip(entries, weights)):
                 target.weights = own
                 target.evidence = None if evidence is None else evidence[number]
+        self._decide_docs(found)
+        return found
+
+    def _doc_targets(self, doc: Doc) -> Iterator[TextTarget]:
+        """``text_targets`` with each verb's particles (dependency ``prt``)."""
+        for token, item in self.text_targets(doc):
+            yield TextTarget(token, item, [child for child in token.children
+                                           if child.dep_ == PARTICLE_DEPENDENCY]
+                             if token.pos_ == "VERB" else [])
+
+    def _decide_docs(self, found: list[list[TextTarget]]) -> None:
+        """Each doc's targets decided from their weights, pulled together within the doc."""
         for targets in found:
             lexelts = [target.lexelt for target in targets]
             for target, (senses, _) in zip(targets, self.decided(
                     lexelts, [target.weights for target in targets], lexelts)):
                 target.senses = senses
+
+    def _scored_docs(self, docs: Sequence[Doc]) -> list[list[TextTarget]]:
+        """``tag_docs`` for a context scorer: the docs' targets as one all-words corpus, a doc
+        a document and spaCy's sentences its sentences, scored at once."""
+        found = [list(self._doc_targets(doc)) for doc in docs]
+        corpus = docs_corpus(docs, found)
+        weights = self.scorer.distributions(corpus, progress=False)
+        flat = [text_target for targets in found for text_target in targets]
+        for target, text_target in zip(corpus.targets, flat):
+            text_target.weights = weights[target.id]
+        self._decide_docs(found)
+        if self.explain:
+            for target, text_target in zip(corpus.targets, flat):
+                text_target.evidence = self.scorer.explain(corpus, target,
+                                                           text_target.senses[0][0])
         return found
+
+
+def docs_corpus(docs: Sequence[Doc], found: Sequence[Sequence[TextTarget]]) -> AllWordsCorpus:
+    """spaCy docs as an all-words corpus: doc ``d``'s sentences as document ``d``'s, and
+    ``found[d]``, its targets (in doc order), as the corpus's targets."""
+    sentences, targets = [], []
+    for number, (doc, doc_targets) in enumerate(zip(docs, found)):
+        starts = {}
+        for sentence in doc.sents:
+            starts[sentence.start] = len(sentences)
+            sentences.append(Sentence(f"{number}.s{len(starts)}", str(number),
+                                      tuple(token.text for token in sentence)))
+        for target in doc_targets:
+            sentence = target.token.sent
+            lemma, pos = target.lexelt.rsplit(".", 1)
+            targets.append(Target(f"{number}.t{target.token.i}", lemma, pos,
+                                  starts[sentence.start], target.token.i - sentence.start))
+    return AllWordsCorpus("text", sentences, targets)
 
 def tag_raganato(path: str | os.PathLike, system: str, models_root: Path, *, jobs: int = 1,
                  progress: bool | None = None,
