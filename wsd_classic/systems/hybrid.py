@@ -85,6 +85,7 @@ class HybridSVM(LinearSVM):
     ``HybridScorer`` mixes at tagging."""
 
     member_systems = ("svm",)
+    state_fields = (*LinearSVM.state_fields, "support")
 
     def __init__(self, C: float = 10.0, calibrate: bool = True, random_state: int = 0,
                  min_instances: int = 0, tol: float = 1e-4,

@@ -214,7 +214,7 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
             staging.staged_directory(Path(models_root) / task.name) as stage:
         for name in names:
             system = systems.get(name)
-            if system.scorer is not None:
+            if system.scorer is not None and system.estimator is None:
                 with timer.stage(f"build {name}"):
                     trained = scorer_model(name, task, data_dir)
                 with timer.stage("save"):
@@ -229,6 +229,11 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
                 continue
             with timer.stage(f"train {name}"):
                 trained = train_system(name, data, jobs, task=task, fitted=earlier)
+            if system.scorer is not None:  # the hybrid: its scorer's resources beside its models
+                with timer.stage(f"build {name}"):
+                    scorer = system.scorer.built(task.system_params(name), data_dir)
+                trained.resources = scorer.resources()
+                trained.info = {**trained.info, "graph": scorer.graph.header}
             if any(name in systems.get(other).estimator.member_systems
                    for other in names[names.index(name) + 1:]
                    if systems.get(other).estimator is not None):

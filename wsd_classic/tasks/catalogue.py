@@ -169,13 +169,17 @@ SEMCOR_RANK = {"svm_gate": 0.8, "coef": (
     0.0794, 1.1588, 3.6827, 0.6351, 6.046, 1.4672, 6.6896, 0.904, 5.2112, -7.8631, 5.6241, -0.0228,
     -0.4745, 0.4855, -0.5255, 0.2123, -0.3295, -0.332, 0.0152, -0.086, -3.9308, 0.0754, 0.3199,
     -0.028, -0.9551)}
+# The hybrid: the svm's distributions and ppr's mixed per target (systems.hybrid), chosen by the
+# rule of docs/choices.md ("The hybrid"): bench/results/semcor_hybrid.json
+SEMCOR_HYBRID = {"ppr_weights": (0.5, 0.5, 0.5, 0.5), "power": 1.0, "scarce_below": 0,
+                 "scarce_weight": 1.0, "gate": None}
 SEMCOR = register(Task(
     "semcor", ALL_WORDS, ("mfs", "wn1", "svm", "dlist"),
     ContextRule(sentences=0),  # the target's sentence: bench/results/semcor_context.json
     # on request: combo's training time for 0.3 F1 on ALL: bench/results/semcor.json; rank
     # misses the removed senses' target: bench/results/semcor_unseen_senses.json; ppr, the
     # knowledge-based row, trains nothing from SemCor
-    ("combo", "rank", "ppr"),
+    ("combo", "rank", "ppr", "hybrid"),
     SEMCOR_EMBEDDING, dataset="semcor-3.0",
     params={"svm": SEMCOR_SVM_FITTING,
             # the linear pool at shrinkage 10: bench/results/semcor_combo_mixture.json
@@ -186,13 +190,15 @@ SEMCOR = register(Task(
                       # SENSEVAL-2's map is fitted on its own held-out distributions, not SemCor's
                       "top_sense_map": ()},
             # stacked on the task's svm, so a run that trains both fits the svm once
-            "rank": {"member_params": {"svm": SEMCOR_SVM_FITTING}, **SEMCOR_RANK}},
+            "rank": {"member_params": {"svm": SEMCOR_SVM_FITTING}, **SEMCOR_RANK},
+            # the task's svm, so a run that trains both fits it once, and the task's ppr walk
+            "hybrid": {**SEMCOR_SVM_FITTING, **SEMCOR_HYBRID, "walk": {}}},
     # bench/results/semcor_svm_examples.json, semcor_dlist_examples.json and
     # semcor_<system>_example_lexelts.json; rank trains on the svm's rows
-    wordnet_examples=frozenset({"svm", "combo", "rank"}),
+    wordnet_examples=frozenset({"svm", "combo", "rank", "hybrid"}),
     # bench/results/semcor_svm_discourse.json, semcor_combo_discourse.json (dlist loses:
     # semcor_dlist_discourse.json); rank takes the svm's
-    discourse_weights={"svm": 0.3, "combo": 0.3, "rank": 0.3}))
+    discourse_weights={"svm": 0.3, "combo": 0.3, "rank": 0.3, "hybrid": 0.3}))
 
 
 def lexical_sample_files(train: Path, test: Path | None = None, key: Path | None = None,
