@@ -62,7 +62,9 @@ seeds in semcor_unseen_senses_<share>_<seed>.json).
 (``semcor_studies/hybrid.py``): the svm's and ppr's distributions on held-out SemCor files, on
 the unseen-senses study's removal and on semeval2007 are computed once and kept in DIR, every
 candidate mixture is scored from them, and docs/choices.md's rule chooses
-(bench/results/semcor_hybrid.json).
+(bench/results/semcor_hybrid.json). ``--score-hybrid --models-dir DIR`` then scores the svm and
+the registered hybrid of DIR (``bin/train --task semcor --systems svm,hybrid``) once on ALL,
+ALL without semeval2007 and each set (bench/results/semcor_hybrid_evaluate.json).
 """
 from __future__ import annotations
 
@@ -81,7 +83,7 @@ from semcor_studies.discourse import tune_discourse  # noqa: E402
 from semcor_studies.embeddings import tune_embeddings  # noqa: E402
 from semcor_studies.examples import tune_example_lexelts, tune_examples  # noqa: E402
 from semcor_studies.held_out import HELD_OUT_EVERY, RESULTS, TASK  # noqa: E402
-from semcor_studies.hybrid import tune_hybrid  # noqa: E402
+from semcor_studies.hybrid import score_hybrid, tune_hybrid  # noqa: E402
 from semcor_studies.mfs import mfs_back_offs  # noqa: E402
 from semcor_studies.prior import tune_prior  # noqa: E402
 from semcor_studies.scale import tune_scale  # noqa: E402
@@ -171,6 +173,9 @@ def main() -> int:
                         help="instead: the svm and ppr mixed, each candidate form and value "
                              "on held-out SemCor files, the unseen-senses removal and "
                              "semeval2007; the rule of docs/choices.md chooses")
+    parser.add_argument("--score-hybrid", action="store_true",
+                        help="instead: the svm and the hybrid of --models-dir scored once on "
+                             "ALL and its sets")
     parser.add_argument("--hybrid-tables", type=Path,
                         help="with --tune-hybrid: where the svm's and ppr's distributions are "
                              "kept (default: the cache's bench/hybrid)")
@@ -199,6 +204,7 @@ def main() -> int:
                     UNSEEN_SHARE, UNSEEN_SEED)
                 else f"semcor_unseen_senses_{args.unseen_share:g}_{args.unseen_seed}.json"),
                (args.tune_hybrid, tune_hybrid, "semcor_hybrid.json"),
+               (args.score_hybrid, score_hybrid, "semcor_hybrid_evaluate.json"),
                (args.tune_emb, tune_embeddings, "semcor_emb.json")]
     chosen = next(((study, name) for wanted, study, name in studies if wanted), None)
     if chosen:

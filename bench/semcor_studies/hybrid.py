@@ -32,7 +32,9 @@ from wsd_classic.corpora import registry
 from wsd_classic.corpora.allwords import AllWordsCorpus, read_raganato_corpus, read_semcor_corpus
 from wsd_classic.corpora.semcor import PARTS
 from wsd_classic.corpora.raganato import read_raganato_key
+from wsd_classic.scoring.statistics import mcnemar
 from wsd_classic.tasks import allwords, vector_corpus
+from wsd_classic.tasks.allwords_evaluation import resolve_datasets
 from wsd_classic.systems.hybrid import POS_LETTERS, Mixture, mixed, sharpened
 from wsd_classic.systems.personalised_pagerank import ppr_distributions
 from wsd_classic.tasks.tagger import Tagger
@@ -367,3 +369,45 @@ def tune_hybrid(args) -> dict:
             "scarce_below": registered.scarce_below, "scarce_weight": registered.scarce_weight,
             "gate": registered.gate},
         "held_out_with_discourse": discourse, "seconds": time.perf_counter() - started}
+
+
+# --- the chosen hybrid scored once on ALL --------------------------------------------------------
+
+EVALUATION_SETS = ("senseval2", "senseval3", "semeval2007", "semeval2013", "semeval2015")
+
+
+def score_hybrid(args) -> dict:
+    """The svm and the hybrid of ``--models-dir`` (``bin/train --task semcor --systems
+    svm,hybrid``) tag Raganato's ALL once through ``bin/evaluate``'s Tagger; F1 on ALL, on ALL
+    without semeval2007 and on each set, and McNemar's test of the two on each."""
+    [dataset] = resolve_datasets(["ALL"], args.data_dir)
+    gold = read_raganato_key(dataset.gold)
+    corpus = read_raganato_corpus(dataset.data)
+    right, timing = {}, {}
+    for system in ("svm", "hybrid"):
+        started = time.perf_counter()
+        answers = Tagger.load(system, args.models_dir).tag(corpus, args.jobs)
+        timing[system] = time.perf_counter() - started
+        right[system] = {answer.instance_id: answer.key in gold[answer.instance_id]
+                         for answer in answers}
+    parts = {"ALL": "", "ALL without semeval2007": "semeval2007.",
+             **{name: name + "." for name in EVALUATION_SETS}}
+    scores = {}
+    for part, prefix in parts.items():
+        if part == "ALL without semeval2007":
+            ids = [target for target in gold if not target.startswith(prefix)]
+        else:
+            ids = [target for target in gold if target.startswith(prefix)]
+        test = mcnemar([right["svm"][target] for target in ids],
+                       [right["hybrid"][target] for target in ids])
+        scores[part] = {"instances": len(ids),
+                        **{f"{system} F1": 100 * sum(right[system][target] for target in ids)
+                           / len(ids) for system in right},
+                        "mcnemar_p": test.p_value}
+        print(f"{part}: " + ", ".join(f"{name} {value:.1f}" for name, value
+                                      in scores[part].items() if name.endswith("F1")),
+              file=sys.stderr)
+    hybrid = modelstore.load(args.models_dir, TASK.name, "hybrid")
+    return {"systems": ["svm", "hybrid"], "hybrid_params": hybrid.params,
+            "graph": hybrid.info.get("graph"), "scores": scores, "tagging_seconds": timing,
+            "note": "every target is answered, so F1 = precision = recall = accuracy"}
