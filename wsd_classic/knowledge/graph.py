@@ -142,31 +142,38 @@ class KnowledgeGraph:
                            "it rebuilt", path) from None
 
 
-def wordnet_edges() -> tuple[list[tuple[str, int]], list[tuple[int, int, int]]]:
-    """Every synset's location, in ``wordnet.located_synsets`` order, and WordNet's edges as
-    ``(node, node, relation bit)``."""
-    located = list(wordnet.located_synsets())
+def wordnet_edges(located: list[tuple[tuple[str, int], wordnet.Synset]]
+                  ) -> list[tuple[int, int, int]]:
+    """WordNet's edges between the ``located`` synsets (as ``wordnet.located_synsets`` gives
+    them), as ``(node, node, relation bit)``, node ``i`` being the ``i``-th synset; a pointer
+    to a synset not among them gives none."""
     node_of = {location: node for node, (location, _) in enumerate(located)}
-    edges = [(node, node_of[(pos, offset)], POINTER_BIT[symbol])
-             for node, (_, synset) in enumerate(located)
-             for symbol, pos, offset in synset.pointers if symbol in POINTER_BIT]
-    return [location for location, _ in located], edges
+    return [(node, node_of[(pos, offset)], POINTER_BIT[symbol])
+            for node, (_, synset) in enumerate(located)
+            for symbol, pos, offset in synset.pointers
+            if symbol in POINTER_BIT and (pos, offset) in node_of]
 
 
 def syntagnet_edges(path: Path, node_of: dict[tuple[str, int], int]) -> list[tuple[int, int, int]]:
-    """SyntagNet's pairs as edges between their senses' synsets; a pair with a key WordNet 3.0
-    lacks gives none."""
+    """SyntagNet's pairs as edges between their senses' synsets (nodes by ``node_of``); a pair
+    with a key WordNet 3.0 lacks gives none."""
     edges = []
     for head, partner in syntagnet.read_syntagnet(path):
-        ends = [wordnet.synset_location(key) for key in (head, partner)]
+        ends = [node_of.get(wordnet.synset_location(key)) for key in (head, partner)]
         if None not in ends and ends[0] != ends[1]:
-            edges.append((node_of[ends[0]], node_of[ends[1]], RELATION_BIT["syntagnet"]))
+            edges.append((*ends, RELATION_BIT["syntagnet"]))
     return edges
 
 
-def build(syntagnet_path: Path | None) -> KnowledgeGraph:
-    """The graph of WordNet 3.0, with SyntagNet's pairs when ``syntagnet_path`` is given."""
-    locations, edges = wordnet_edges()
+def build(syntagnet_path: Path | None,
+          synsets: Iterable[tuple[tuple[str, int], wordnet.Synset]] | None = None
+          ) -> KnowledgeGraph:
+    """The graph of WordNet 3.0's synsets (``synsets``: these instead, located as
+    ``wordnet.located_synsets`` gives them), with SyntagNet's pairs when ``syntagnet_path`` is
+    given."""
+    located = list(wordnet.located_synsets() if synsets is None else synsets)
+    edges = wordnet_edges(located)
+    locations = [location for location, _ in located]
     node_of = {location: node for node, location in enumerate(locations)}
     wordnet_count = len(edges)
     if syntagnet_path is not None:
