@@ -14,7 +14,7 @@ import pytest
 
 from wsd_classic import modelstore
 from wsd_classic.cli import tag as tag_cli
-from wsd_classic.corpora.allwords import Target, read_raganato_corpus
+from wsd_classic.corpora.allwords import Target, read_raganato_corpus, read_semcor_corpus
 from wsd_classic.systems.hybrid import HybridSVM, Mixture, mixed, sharpened
 from wsd_classic.systems.svm import LinearSVM
 from wsd_classic.tasks import allwords, catalogue
@@ -68,7 +68,6 @@ def test_hybrid_takes_the_svm_fitted_on_the_same_rows_with_its_parameters():
     hybrid = HybridSVM(C=1.0, calibrate=False, ppr_weights=(0.5,) * 4).fit(
         ROWS, SENSES, fitted_members={"svm": svm})
     assert hybrid.coef_ is svm.coef_
-    assert hybrid.support_ == 4.0
     other = HybridSVM(C=3.0, calibrate=False).fit(ROWS, SENSES, fitted_members={"svm": svm})
     assert other.coef_ is not svm.coef_
     assert other.predict_proba([["bow=money"]]).argmax() == list(other.classes_).index("money")
@@ -97,6 +96,11 @@ def test_hybrid_model_holds_the_tasks_mixture_the_svms_models_and_the_graph(mode
     assert set(trained.models) == set(svm.models)
     lexelt = "bank.n"
     assert np.array_equal(trained.models[lexelt].coef_, svm.models[lexelt].coef_)
+    # SemCor's instances of the lexelt, WordNet's examples (which the svm also reads) not
+    # counted
+    semcor = read_semcor_corpus(SEMCOR)
+    assert trained.models[lexelt].support_ == sum(
+        target.lexelt == lexelt for target in semcor.targets)
     assert trained.discourse_weight == TASK.discourse_weights["hybrid"]
 
 
@@ -143,5 +147,6 @@ def test_a_lemma_the_svm_never_saw_mixes_wordnets_first_sense_with_ppr(models_ro
     candidates = wordnet_senses("peculiarity", "n")
     ppr = {"t0": dict(zip(candidates, np.full(len(candidates), 1 / len(candidates))))}
     found = tagger.scorer.mixed_distributions([target], {}, ppr, {})["t0"]
-    weight = tagger.scorer.mixture.weights["n"]
+    # no model: support 0, and the svm's distribution all on WordNet's first sense
+    [weight] = tagger.scorer.mixture.ppr_weights(np.array(["n"]), np.zeros(1), np.ones(1))
     assert found[candidates[0]] == pytest.approx(1 - weight + weight / len(candidates))

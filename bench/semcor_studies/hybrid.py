@@ -58,9 +58,8 @@ def svm_rows(tagger: Tagger, corpus: AllWordsCorpus, gold: dict[str, tuple[str, 
     (``support``) and the fewest training instances of one of its gold keys."""
     started = time.perf_counter()
     raw = tagger.distributions(corpus, jobs)
-    sample = training.featurized.sample
-    support = {lexelt.item: len(lexelt.instances) for lexelt in sample.lexelts}
-    counts = sense_counts(sample)
+    support = allwords.semcor_support(training)
+    counts = sense_counts(training.featurized.sample)
     rows = []
     for target in corpus.targets:
         candidates = wordnet_senses(target.lemma, target.pos)
@@ -130,8 +129,8 @@ def load_rows(path: Path) -> dict:
 
 
 def ppr_params() -> dict:
-    """ppr's registered walk, or its defaults while the task registers none."""
-    return TASK.params.get("ppr", {})
+    """The hybrid's walk."""
+    return TASK.system_params("hybrid")["walk"]
 
 
 def collect_ppr(args) -> dict[str, Path]:
@@ -357,7 +356,7 @@ def tune_hybrid(args) -> dict:
             "figures": "H held-out accuracy, R removed senses' accuracy, B rare senses' "
                        f"(at most {RARE} training instances), C all of the removed table, "
                        "D semeval2007 F1 (no discourse pull), in %",
-            "ppr": ppr_params() or "WalkSettings' defaults",
+            "ppr": ppr_params(),
             "targets": {name: len(t.gold) for name, t in tables.items()},
             "removed_targets": int(tables["removed"].subsets["removed"].sum()),
             "rare_targets": int(tables["removed"].subsets["rare"].sum())},

@@ -82,7 +82,8 @@ class HybridSVM(LinearSVM):
     """The hybrid's per-lexelt estimator: the svm itself (its parameters and its fit, or the
     svm fitted on the same rows earlier in the run: ``member_systems``), carrying the
     mixture's values and ppr's walk as parameters so that its model file holds them all;
-    ``HybridScorer`` mixes at tagging."""
+    ``HybridScorer`` mixes at tagging. ``support_``: the lexelt's SemCor instances, which its
+    rows cannot tell from WordNet's examples: training sets it (``with_support``)."""
 
     member_systems = ("svm",)
     state_fields = (*LinearSVM.state_fields, "support")
@@ -116,7 +117,10 @@ class HybridSVM(LinearSVM):
             svm = LinearSVM(**self.svm_params()).fit(X, y, sample_weight=sample_weight)
         self.__dict__.update({name: value for name, value in vars(svm).items()
                               if name.endswith("_")})
-        self.support_ = float(np.sum(sample_weight) if sample_weight is not None else len(y))
+        return self.with_support(0.0)
+
+    def with_support(self, instances: float) -> "HybridSVM":
+        self.support_ = float(instances)
         return self
 
 

@@ -179,9 +179,18 @@ def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | 
     trained = engine.train(name, featurized, task.name, jobs, progress,
                            {**task.system_params(name), **(params or {})}, task.kind,
                            fitted, discourse_weight=task.discourse_weights.get(name, 0.0))
+    if systems.get(name).scorer is not None:  # the hybrid weighs ppr by SemCor's instances
+        support = semcor_support(data)
+        for item, model in trained.models.items():
+            model.with_support(support.get(item, 0))
     trained.info = {**data.info, "all_words_system": name,
                     "wordnet_examples": len(data.examples.sample) if wordnet_examples else 0}
     return trained
+
+
+def semcor_support(data: TrainingData) -> dict[str, int]:
+    """SemCor's training instances of each lexelt (WordNet's examples not counted)."""
+    return {lexelt.item: len(lexelt.instances) for lexelt in data.featurized.sample.lexelts}
 
 
 def train_all_words(task: Task, names: list[str], models_root: Path, data_dir=None,
