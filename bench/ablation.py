@@ -7,7 +7,7 @@ svm), dlist, lesk-corpus and combo. Accuracy comes
 from the cross-validations (bench/tune_gloss.py, bench/tune_combo.py) and the test run
 (bench/senseval2_ls.py). Writes bench/results/ablation.json.
 
-    python bench/ablation.py [--data-dir DIR] [--jobs 2]
+    python -m bench ablation [--data-dir DIR] [--jobs 2]
 """
 from __future__ import annotations
 
@@ -16,11 +16,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from cv import cv_parser, training_corpus  # noqa: E402
-from wsd_classic import systems  # noqa: E402
-from wsd_classic.tasks import engine  # noqa: E402
+from bench.cv import cv_parser, training_corpus
+from wsd_classic import systems
+from wsd_classic.tasks import engine
 
 BASE = ("bow", "colloc", "pos", "syntax")
 CONFIGURATIONS = {

@@ -38,7 +38,7 @@ Dev and test are not read. Writes bench/results/ambistory_vectors.json.
 chosen setting and dev figures with those recorded in bench/results/ambistory.json and exits
 with status 1 if any differs (a run from a clean checkout must reproduce them).
 
-    python bench/ambistory.py --models-dir DIR [--data-dir DIR] [--out-dir DIR] [--jobs N]
+    python -m bench ambistory --models-dir DIR [--data-dir DIR] [--out-dir DIR] [--jobs N]
                               [--support-trial | --ceiling | --vectors | --check]
 """
 from __future__ import annotations
@@ -51,10 +51,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from wsd_classic import settings  # noqa: E402
-from wsd_classic.benchmarks.ambistory import (  # noqa: E402
+from wsd_classic import settings
+from wsd_classic.benchmarks.ambistory import (
     ablation, ceiling, features, jobs, rater, results, selection, spaces, support)
 
 RESULTS = Path(__file__).resolve().parent / "results"

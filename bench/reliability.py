@@ -3,7 +3,7 @@
 real SENSEVAL-2 task, the fuzz suite's counts and ``bin/tag``'s memory against text size.
 Writes bench/results/reliability.json.
 
-    python bench/reliability.py [--kills 20] [--data-dir DIR] [--fuzz-scale 1]
+    python -m bench reliability [--kills 20] [--data-dir DIR] [--fuzz-scale 1]
                                 [--tag-copies 1,4] [--skip kill,reproducibility,fuzz,tag]
 
 * **kill loop**: from the outputs of a complete run, ``bin/train`` on the small fixture corpus
@@ -34,17 +34,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from bench.runs import (BEFORE_RUN, NEW_RUN, TASK, check_before_or_complete, leftovers,
+                        measured, run_train, snapshot, start_train)
+from bench.tag import write_contexts
+from wsd_classic import modelstore, settings
+from wsd_classic.tasks import catalogue
+from wsd_classic.atomic import write_json_atomically
+
 REPO = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "bench")]
-
-from tag import write_contexts  # noqa: E402  (bench/tag.py)
-from test_interrupts import (BEFORE_RUN, NEW_RUN, TASK, check_before_or_complete,  # noqa: E402
-                             leftovers, run_train, snapshot, start_train)
-from test_limits import measured  # noqa: E402
-
-from wsd_classic import modelstore, settings  # noqa: E402
-from wsd_classic.tasks import catalogue  # noqa: E402
-from wsd_classic.atomic import write_json_atomically  # noqa: E402
 
 RESULTS = REPO / "bench" / "results" / "reliability.json"
 STAGES = ("kill", "reproducibility", "fuzz", "tag")

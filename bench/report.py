@@ -3,7 +3,7 @@
 (top sense, 15 equal-width bins; target <= 0.05) and the wall time of regenerating the report from
 saved results (target < 10 s, HTML and Markdown). Writes bench/results/report.json.
 
-    python bench/report.py [--results-dir DIR] [--data-dir DIR] [--repeats 3]
+    python -m bench report [--results-dir DIR] [--data-dir DIR] [--repeats 3]
 
 Without --results-dir it first runs ``bin/train --task senseval2-ls`` into a temporary folder.
 """
@@ -19,13 +19,11 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from wsd_classic.answers.senseval import read_answers  # noqa: E402
-from wsd_classic.corpora import registry  # noqa: E402
-from wsd_classic.corpora.keys import read_key  # noqa: E402
-from wsd_classic.report.calibration import calibration  # noqa: E402
-from wsd_classic.tasks import catalogue  # noqa: E402
+from wsd_classic.answers.senseval import read_answers
+from wsd_classic.corpora import registry
+from wsd_classic.corpora.keys import read_key
+from wsd_classic.report.calibration import calibration
+from wsd_classic.tasks import catalogue
 
 TASK = catalogue.SENSEVAL2_LS.name
 ECE_TARGET = 0.05

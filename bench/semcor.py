@@ -8,7 +8,7 @@ its finished child processes (spaCy and joblib workers). The preprocessing cache
 (a temporary directory) unless ``--warm-cache`` is given, so the timings include spaCy.
 Writes bench/results/semcor.json.
 
-    python bench/semcor.py [--systems mfs,wn1,svm,dlist] [--datasets senseval2,senseval3,semeval2007]
+    python -m bench semcor [--systems mfs,wn1,svm,dlist] [--datasets senseval2,senseval3,semeval2007]
                            [--jobs 2] [--data-dir DIR] [--warm-cache] [--out FILE]
                            [--models-dir DIR]
 
@@ -73,23 +73,30 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.semcor_studies.benchmark import benchmark, summary
+from bench.semcor_studies.combo import tune_combo, tune_combo_unseen
+from bench.semcor_studies.combo_mixture import tune_combo_mixture
+from bench.semcor_studies.context import tune_context
+from bench.semcor_studies.discourse import tune_discourse
+from bench.semcor_studies.embeddings import tune_embeddings
+from bench.semcor_studies.examples import tune_example_lexelts, tune_examples
+from bench.semcor_studies.held_out import HELD_OUT_EVERY, RESULTS, TASK
+from bench.semcor_studies.hybrid import score_hybrid, tune_hybrid
+from bench.semcor_studies.mfs import mfs_back_offs
+from bench.semcor_studies.prior import tune_prior
+from bench.semcor_studies.scale import tune_scale
+from bench.semcor_studies.svm_parameter import tune_svm
+from bench.semcor_studies.unseen_senses import SEED as UNSEEN_SEED, SHARE as UNSEEN_SHARE
+from bench.semcor_studies.unseen_senses import unseen_senses
+from wsd_classic import tuned
 
-from semcor_studies.benchmark import benchmark, summary  # noqa: E402
-from semcor_studies.combo import tune_combo, tune_combo_unseen  # noqa: E402
-from semcor_studies.combo_mixture import tune_combo_mixture  # noqa: E402
-from semcor_studies.context import tune_context  # noqa: E402
-from semcor_studies.discourse import tune_discourse  # noqa: E402
-from semcor_studies.embeddings import tune_embeddings  # noqa: E402
-from semcor_studies.examples import tune_example_lexelts, tune_examples  # noqa: E402
-from semcor_studies.held_out import HELD_OUT_EVERY, RESULTS, TASK  # noqa: E402
-from semcor_studies.hybrid import score_hybrid, tune_hybrid  # noqa: E402
-from semcor_studies.mfs import mfs_back_offs  # noqa: E402
-from semcor_studies.prior import tune_prior  # noqa: E402
-from semcor_studies.scale import tune_scale  # noqa: E402
-from semcor_studies.svm_parameter import tune_svm  # noqa: E402
-from semcor_studies.unseen_senses import SEED as UNSEEN_SEED, SHARE as UNSEEN_SHARE  # noqa: E402
-from semcor_studies.unseen_senses import unseen_senses  # noqa: E402
+# The studies whose outcome is a registered value: the setting and the value in their results.
+REGISTERED = {
+    tune_combo_mixture: ("combo", lambda result: {
+        name: result["parameters"][name]
+        for name in ("pool", "default_params", "shrinkage", "top_sense_map")}),
+    unseen_senses: ("rank", lambda result: result["registered"]),
+    tune_hybrid: ("hybrid", lambda result: result["registered"])}
 
 
 def main() -> int:
@@ -179,6 +186,9 @@ def main() -> int:
     parser.add_argument("--hybrid-tables", type=Path,
                         help="with --tune-hybrid: where the svm's and ppr's distributions are "
                              "kept (default: the cache's bench/hybrid)")
+    parser.add_argument("--register", action="store_true",
+                        help="with --tune-combo-mixture, --unseen-senses or --tune-hybrid: store "
+                             "the values the study chose in wsd_classic/tuned/semcor.json")
     args = parser.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
     studies = [(args.tune_context, tune_context, "semcor_context.json"),
@@ -207,6 +217,9 @@ def main() -> int:
                (args.score_hybrid, score_hybrid, "semcor_hybrid_evaluate.json"),
                (args.tune_emb, tune_embeddings, "semcor_emb.json")]
     chosen = next(((study, name) for wanted, study, name in studies if wanted), None)
+    if args.register and (chosen is None or chosen[0] not in REGISTERED):
+        parser.error("--register goes with --tune-combo-mixture, --unseen-senses or "
+                     "--tune-hybrid")
     if chosen:
         result, target = chosen[0](args), RESULTS / chosen[1]
         print(json.dumps(result, indent=2))
@@ -217,6 +230,11 @@ def main() -> int:
     partial.write_text(json.dumps(result, indent=2) + "\n")
     partial.replace(target)
     print(f"written to {target}")
+    if args.register:
+        setting, chosen_value = REGISTERED[chosen[0]]
+        written = tuned.register(TASK.name, setting, chosen_value(result),
+                                 " ".join(["python -m bench semcor", *sys.argv[1:]]), target)
+        print(f"registered {setting} in {written}")
     return 0
 
 

@@ -7,7 +7,7 @@ and the gold file as plain text and compares synsets through NLTK's reader direc
 fails if the key file lacks an id, has one twice, holds more than one key a line, or if the two
 scorings disagree on a single instance. Writes bench/results/sensebench.json.
 
-    python bench/sensebench.py --models-dir DIR [--systems mfs,wn1,svm,dlist] [--data-dir DIR]
+    python -m bench sensebench --models-dir DIR [--systems mfs,wn1,svm,dlist] [--data-dir DIR]
                                [--out-dir DIR] [--jobs N] [--out FILE]
 
 ``--out`` writes the results elsewhere than bench/results/sensebench.json (rows of systems
@@ -17,16 +17,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from wsd_classic import settings, wordnet  # noqa: E402
-from wsd_classic.benchmarks import sensebench  # noqa: E402
-from wsd_classic.tasks import catalogue  # noqa: E402
-from wsd_classic.tasks.allwords_evaluation import resolve_datasets  # noqa: E402
+from wsd_classic import settings, wordnet
+from wsd_classic.benchmarks import sensebench
+from wsd_classic.tasks import catalogue
+from wsd_classic.tasks.allwords_evaluation import resolve_datasets
 
 RESULTS = Path(__file__).resolve().parent / "results"
 EXPECTED_INSTANCES = 7253

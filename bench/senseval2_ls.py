@@ -6,7 +6,7 @@ whether the two runs wrote byte-identical answers and scores; beside the cold ru
 same training and test contexts, and the ratio of the two wall times. Writes
 bench/results/senseval2-ls.json.
 
-    python bench/senseval2_ls.py [--data-dir DIR] [--jobs 2] [--warm-only] [--out FILE]
+    python -m bench senseval2_ls [--data-dir DIR] [--jobs 2] [--warm-only] [--out FILE]
 """
 from __future__ import annotations
 
@@ -23,9 +23,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from wsd_classic.tasks import catalogue  # noqa: E402
+from wsd_classic.tasks import catalogue
 
 TASK = catalogue.SENSEVAL2_LS.name
 TARGETS = {"commonest": (46.1, 49.1), "lesk-corpus": (51.0, None), "dlist": (58.0, None),

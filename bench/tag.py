@@ -2,7 +2,7 @@
 """Benchmark of ``bin/tag`` on plain text: the SENSEVAL-2 lexical-sample test contexts, one
 paragraph each, beside spaCy's own throughput on the same text. Writes bench/results/tag.json.
 
-    python bench/tag.py [--task senseval2-ls|semcor] [--models-dir models] [--system svm]
+    python -m bench tag [--task senseval2-ls|semcor] [--models-dir models] [--system svm]
                         [--format jsonl] [--rounds 3] [--contexts N]
 
 In one process, alternating ``--rounds`` times, it runs (a) spaCy alone (the pipeline bin/tag
@@ -15,7 +15,7 @@ meets. The WSD share, (b - a) / b, is the ratio's complement, also given from wa
 ``--contexts N`` takes the first N contexts only. Start-up (loading spaCy, the model, WordNet) is timed apart, and one real
 ``bin/tag`` run gives the end-to-end wall time.
 
-    python bench/tag.py --dask [--rounds 3]
+    python -m bench tag --dask [--rounds 3]
 
 measures instead the wall-clock tokens/s of (b) in this process and on Dask LocalClusters of one
 and two worker processes (``bin/tag --scheduler local:1`` and ``local:2``), alternating, with the
@@ -38,16 +38,14 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from spacy.attrs import IS_SPACE
 
-from spacy.attrs import IS_SPACE  # noqa: E402
-
-from wsd_classic import settings  # noqa: E402
-from wsd_classic.corpora import registry  # noqa: E402
-from wsd_classic.corpora.lexsample import read_lexical_sample  # noqa: E402
-from wsd_classic.preprocess.pipeline import load_spacy  # noqa: E402
-from wsd_classic.tasks import catalogue, distributed, tagging  # noqa: E402
-from wsd_classic.tasks.text_input import read_blocks  # noqa: E402
+from wsd_classic import settings
+from wsd_classic.corpora import registry
+from wsd_classic.corpora.lexsample import read_lexical_sample
+from wsd_classic.preprocess.pipeline import load_spacy
+from wsd_classic.tasks import catalogue, distributed, tagging
+from wsd_classic.tasks.text_input import read_blocks
 
 TASK = catalogue.SENSEVAL2_LS.name
 TARGET_RATIO = 0.6

@@ -14,8 +14,8 @@ on those with some word2vec settings changed (e.g. ``dimensions=200,epochs=20``)
 with ``--svm`` other svm parameters (e.g. ``tol=0.001``), and adds the rows to
 bench/results/tune_emb.json.
 
-    python bench/tune.py [--folds 5] [--jobs 2] [--data-dir DIR]
-    python bench/tune.py --emb exponential:10:1,fractional:10:1,exponential:10:1:10:1 [--vectors dimensions=200] [--sources glove-6b-50d] [--svm tol=0.001]
+    python -m bench tune [--folds 5] [--jobs 2] [--data-dir DIR]
+    python -m bench tune --emb exponential:10:1,fractional:10:1,exponential:10:1:10:1 [--vectors dimensions=200] [--sources glove-6b-50d] [--svm tol=0.001]
 """
 from __future__ import annotations
 
@@ -26,15 +26,13 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from cv import (cross_validate, cv_parser, fold_accuracy, lexelt_rows,  # noqa: E402
+from bench.cv import (cross_validate, cv_parser, fold_accuracy, lexelt_rows,
                 number_settings, training_corpus)
-from wsd_classic.tasks import catalogue  # noqa: E402
-from wsd_classic import systems  # noqa: E402
-from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule  # noqa: E402
-from wsd_classic.preprocess.cache import processed  # noqa: E402
-from wsd_classic.tasks import vector_corpus  # noqa: E402
+from wsd_classic.tasks import catalogue
+from wsd_classic import systems
+from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
+from wsd_classic.preprocess.cache import processed
+from wsd_classic.tasks import vector_corpus
 
 GRIDS = {
     "svm": {"C": [0.3, 1.0, 3.0, 10.0, 30.0]},

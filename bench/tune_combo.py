@@ -18,7 +18,7 @@ only.
 accuracy comes with its folds' accuracies and their standard error. The test set is never read.
 Writes bench/results/tune_combo.json (or ``--out``).
 
-    python bench/tune_combo.py [--pools linear,geometric] [--shrinkages 0,1,10,100,inf]
+    python -m bench tune_combo [--pools linear,geometric] [--shrinkages 0,1,10,100,inf]
                                [--svm NAME=NUMBER,...] [--folds 5] [--jobs 2] [--out FILE]
 """
 from __future__ import annotations
@@ -31,14 +31,17 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from cv import (LexeltRows, cv_parser, instance_folds, lexelt_rows,  # noqa: E402
-                number_settings, training_corpus)
-from wsd_classic import systems  # noqa: E402
-from wsd_classic.report.calibration import expected_calibration_error  # noqa: E402
-from wsd_classic.systems.combination import (LOG_SMOOTHING, POOLS, fit_params,  # noqa: E402
+from bench.cv import (LexeltRows, cv_parser, instance_folds, lexelt_rows, number_settings,
+                      training_corpus)
+from wsd_classic import systems, tuned
+from wsd_classic.tasks import catalogue
+from wsd_classic.report.calibration import expected_calibration_error
+from wsd_classic.systems.combination import (LOG_SMOOTHING, POOLS, fit_params,
                                              fit_top_sense_map, mapped_top_sense)
+
+# Pooled defaults are registered to 3 decimals: a re-run that moves them by less leaves the
+# settings file as it was.
+DEFAULT_PARAMS_DIGITS = 3
 
 
 def lexelt_evidence(X, y, weights, params: dict):
@@ -123,6 +126,15 @@ def cross_fitted_map_ece(held_out, parts: int = 5) -> float:
     return held_out_ece(mapped)
 
 
+def registered_combo(best: dict, defaults: dict, calibration: dict) -> dict:
+    """combo's values as registered: the best pool and shrinkage, that pool's pooled defaults
+    and the top-sense map fitted over its held-out distributions."""
+    return {"pool": best["pool"], "shrinkage": best["shrinkage"],
+            "default_params": [round(value, DEFAULT_PARAMS_DIGITS)
+                               for value in defaults[best["pool"]]],
+            "top_sense_map": calibration["top_sense_map"]}
+
+
 def main() -> int:
     parser = cv_parser(__doc__.split("\n")[0])
     parser.add_argument("--pools", default=",".join(POOLS))
@@ -131,6 +143,11 @@ def main() -> int:
                         help="the svm member's parameters over the registered ones")
     parser.add_argument("--out", type=Path,
                         default=Path(__file__).resolve().parent / "results" / "tune_combo.json")
+    parser.add_argument("--register", nargs="?", const=catalogue.SENSEVAL2_LS.name,
+                        metavar="SCOPE", help="store the best pool, its shrinkage, pooled "
+                        "defaults and top-sense map as combo's values in "
+                        "wsd_classic/tuned/SCOPE.json (default: senseval2-ls; systems: the "
+                        "registry's defaults)")
     args = parser.parse_args()
     svm = number_settings(args.svm)
     params = {"member_params": {"svm": svm}} if svm else {}
@@ -194,6 +211,11 @@ def main() -> int:
         "results": results, "best": best, "calibration": calibration}, indent=2) + "\n")
     print(f"best: {best['pool']} pool, shrinkage {best['shrinkage']} "
           f"({100 * best['accuracy']:.2f}); wrote {out}")
+    if args.register:
+        written = tuned.register(args.register, "combo",
+                                 registered_combo(best, defaults, calibration),
+                                 " ".join(["python -m bench tune_combo", *sys.argv[1:]]), out)
+        print(f"registered combo in {written}")
     return 0
 
 

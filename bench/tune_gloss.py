@@ -6,7 +6,7 @@ read) on its feature groups without ``gloss`` (the baseline) and with ``gloss`` 
 ``--scales`` value for the default relations, then with each relation set at the best scale.
 Writes bench/results/tune_gloss.json.
 
-    python bench/tune_gloss.py [--scales 0.25,0.5,1,2] [--folds 5] [--jobs 2] [--data-dir DIR]
+    python -m bench tune_gloss [--scales 0.25,0.5,1,2] [--folds 5] [--jobs 2] [--data-dir DIR]
 """
 from __future__ import annotations
 
@@ -16,12 +16,10 @@ import time
 from pathlib import Path
 
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from cv import cross_validate, cv_parser, lexelt_rows, training_corpus  # noqa: E402
-from wsd_classic.features import gloss  # noqa: E402
-from wsd_classic.features.weighted import Weighted  # noqa: E402
-from wsd_classic.preprocess.cache import processed  # noqa: E402
+from bench.cv import cross_validate, cv_parser, lexelt_rows, training_corpus
+from wsd_classic.features import gloss
+from wsd_classic.features.weighted import Weighted
+from wsd_classic.preprocess.cache import processed
 
 RELATION_SETS = {
     "none": (),

@@ -4,7 +4,7 @@ per-process hash salt."""
 from __future__ import annotations
 
 import copy
-import importlib.util
+import importlib
 import json
 import os
 import shutil
@@ -72,7 +72,7 @@ def test_the_setting_is_chosen_without_reading_dev(tiny_world, tmp_path):
 
 
 def test_the_word_vectors_are_chosen_on_train_alone(tiny_world, monkeypatch):
-    """``bench/ambistory.py --vectors``: each candidate's rater chosen and cross-validated on
+    """``python -m bench ambistory --vectors``: each candidate's rater chosen and cross-validated on
     train; neither dev nor test is opened."""
     data, models, _ = tiny_world
     # Only the spaces read the small stand-in: the SemCor svm checks the installed sets it names.
@@ -210,11 +210,7 @@ def test_predictions_do_not_depend_on_the_hash_salt(tmp_path, allwords_models):
 
 
 def _bench_script():
-    spec = importlib.util.spec_from_file_location("ambistory_bench",
-                                                  ROOT / "bench" / "ambistory.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    return script
+    return importlib.import_module("bench.ambistory")
 
 
 def test_the_bench_check_fails_when_the_recorded_figures_drift(capsys):

@@ -5,8 +5,6 @@ once, do not depend on the file's order, and are the folds the recorded results 
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 from sklearn.model_selection import KFold
@@ -15,8 +13,7 @@ from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
 from wsd_classic.features.featurizer import Featurizer
 from wsd_classic.tasks import engine
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-import cv  # noqa: E402
+from bench import cv
 
 
 def instance(number: int, *answers: str) -> Instance:

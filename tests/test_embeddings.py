@@ -126,19 +126,6 @@ def test_featurizer_settings_name_the_vectors_and_need_them_back():
             Featurizer.from_settings(settings, vectors)
 
 
-def test_a_rescaled_featurizer_scales_its_group_and_keeps_the_factor_in_its_settings():
-    featurizer = Featurizer(embedding=fixture_embedding())
-    doc = _doc(["the", "river", "bank", "was", "muddy"], 2)
-    rescaled = featurizer.rescaled("emb", 3.0).rescaled("emb", 0.5)
-    assert rescaled.settings()["rescale"] == {"emb": 1.5}
-    assert "rescale" not in featurizer.settings()
-    rebuilt = Featurizer.from_settings(rescaled.settings(), fixture_vectors()).for_groups(["emb"])
-    for made in (rescaled, rebuilt):
-        (block,) = made.by_group(doc)["emb"]
-        assert block.values == pytest.approx(1.5 * featurizer.by_group(doc)["emb"][0].values)
-    assert rescaled.by_group(doc)["bow"] == featurizer.by_group(doc)["bow"]
-
-
 def test_vector_settings_take_a_study_s_changes_and_refuse_unknown_ones():
     assert VectorSettings().replaced("epochs=20,sg=1") == VectorSettings(epochs=20, sg=True)
     assert VectorSettings(window=8).replaced("") == VectorSettings(window=8)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, assert_one_line_error, head_text
+from conftest import assert_one_line_error, head_text
+
+from bench.runs import measured
 
 from wsd_classic.answers.senseval import read_answers
 from wsd_classic.corpora.model import Instance
@@ -29,25 +29,6 @@ from wsd_classic.systems.base import MAX_DENSE_ENTRIES
 MEGABYTE = 1 << 20
 # A bin/train run on a small corpus peaks near 250 MB; these inputs must stay in the same range.
 TRAIN_PEAK_MB = 1000
-_MEASURE = ("import resource, subprocess, sys\n"
-            "code = subprocess.run(sys.argv[2:]).returncode\n"
-            "with open(sys.argv[1], 'w') as out:\n"
-            "    out.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))\n"
-            "sys.exit(code)\n")
-
-
-def measured(tmp_path: Path, name: str, *args, cache: Path | None = None,
-             timeout: float | None = 600):
-    """Run ``bin/NAME args``: the finished process and its peak memory (all processes) in MB."""
-    peak_file = tmp_path / f"{name}.peak"
-    environment = {**os.environ, "WSD_CLASSIC_CACHE": str(cache or tmp_path / "cache")}
-    command = [sys.executable, "-c", _MEASURE, str(peak_file), str(REPO / "bin" / name),
-               *map(str, args)]
-    result = subprocess.run(command, capture_output=True, text=True, env=environment,
-                            cwd=tmp_path, timeout=timeout)
-    peak = int(peak_file.read_text()) / 1024
-    print(f"bin/{name}: peak {peak:.0f} MB")  # shown with -rP, and when a test fails
-    return result, peak
 
 
 def lexical_sample_file(path: Path, item: str, instances) -> None:

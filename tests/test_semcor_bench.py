@@ -4,7 +4,6 @@ combo that training fits with those parameters), the rescaled groups, the exampl
 the discourse study's counts per part of speech and the svm parameter ``--tune-svm`` sets."""
 from __future__ import annotations
 
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -12,21 +11,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from wsd_classic import modelstore
 from wsd_classic.systems.combination import POOLS
 from wsd_classic.tasks import allwords
-from wsd_classic.tasks import vector_corpus  # noqa: E402
+from wsd_classic.tasks import vector_corpus
 from wsd_classic.tasks.timing import StageTimer
 from wsd_classic.workers import in_workers
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from semcor_studies.combo import lexelts_with_unseen_candidates, restricted  # noqa: E402
-from semcor_studies.combo_mixture import combined, pooled_defaults, stacked_combo  # noqa: E402
-from semcor_studies.discourse import discourse_results  # noqa: E402
-from semcor_studies.examples import (EXAMPLE_LEXELT_RULES, sense_counts,  # noqa: E402
+from bench.semcor_studies.combo import lexelts_with_unseen_candidates, restricted
+from bench.semcor_studies.combo_mixture import combined, pooled_defaults, stacked_combo
+from bench.semcor_studies.discourse import discourse_results
+from bench.semcor_studies.examples import (EXAMPLE_LEXELT_RULES, sense_counts,
                                      with_examples_of)
-from semcor_studies.held_out import TASK  # noqa: E402
-from semcor_studies.scale import rescaled  # noqa: E402
-from semcor_studies.svm_parameter import with_svm_param  # noqa: E402
+from bench.semcor_studies.held_out import TASK
+from bench.semcor_studies.scale import RescaledFeaturizer, rescaled, with_factors
+from bench.semcor_studies.svm_parameter import with_svm_param
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
 
@@ -181,3 +180,24 @@ def test_the_benchmark_counts_the_cpu_of_the_workers_a_stage_waited_for():
         assert list(in_workers(_spin, [0.3, 0.3], 2)) == [0.3, 0.3]
     assert timer.cpu["work"] >= 0.55  # both workers' time, though they ran side by side
     assert set(timer.seconds) == {"work"}
+
+
+def test_a_rescaled_featurizer_keeps_its_factors_and_a_loaded_model_gets_them_back(data):
+    base = data.featurized.featurizer
+    scaled = RescaledFeaturizer(base, {"gloss": 3.0, "nonexistent": 2.0})
+    assert scaled.factors == {"gloss": 3.0}
+    assert scaled.settings() == base.settings()  # a model file records no factor
+    assert scaled.for_groups(["bow", "gloss"]).factors == {"gloss": 3.0}
+    assert scaled.for_groups(["bow"]).factors == {}
+    made = {name: allwords.featurize(data.corpus, data.featurized.sample, featurizer,
+                                     lambda target: True).features
+            for name, featurizer in (("base", base), ("scaled", scaled))}
+    compared = 0
+    for identifier, groups in made["base"].items():
+        assert made["scaled"][identifier]["bow"] == groups["bow"]
+        for block, again in zip(groups["gloss"], made["scaled"][identifier]["gloss"], strict=True):
+            assert np.asarray(again.values) == pytest.approx(3.0 * np.asarray(block.values))
+            compared += 1
+    assert compared
+    loaded = modelstore.TrainedSystem("semcor", "svm", {}, featurizer=base, kind="all-words")
+    assert with_factors(loaded, {"gloss": 3.0}).featurizer.factors == {"gloss": 3.0}

@@ -3,16 +3,12 @@ as padded arrays, the figures of a mixture on them and docs/choices.md's selecti
 hand-made rows."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from wsd_classic.systems.hybrid import Mixture
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from semcor_studies import hybrid as study  # noqa: E402
+from bench.semcor_studies import hybrid as study
 
 A, B, C = "a%1:00:00::", "b%1:00:00::", "c%1:00:00::"
 

@@ -1,10 +1,9 @@
-"""``bench/semcor.py --unseen-senses`` (``bench/semcor_studies/unseen_senses.py``) on the
+"""``python -m bench semcor --unseen-senses`` (``bench/semcor_studies/unseen_senses.py``) on the
 miniature SemCor: the removal of senses, the held-out table's svm answers against the tagger's,
 the subsets and the figures of the study."""
 from __future__ import annotations
 
 import dataclasses
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -18,8 +17,7 @@ from wsd_classic.tasks import allwords, vector_corpus
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.tagger import Tagger
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from semcor_studies import unseen_senses as semcor_unseen  # noqa: E402
+from bench.semcor_studies import unseen_senses as semcor_unseen
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
 

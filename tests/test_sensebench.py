@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from wsd_classic.benchmarks.sensebench import ALL_PARTS, p002_index, table
+from wsd_classic.benchmarks.sensebench import p002_index, table
+from wsd_classic.corpora.registry import ALL_PARTS
 from wsd_classic.cli import evaluate
 from wsd_classic.corpora.raganato import read_raganato_key
 from wsd_classic.scoring.sensebench import (

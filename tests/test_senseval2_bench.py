@@ -4,13 +4,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 from conftest import FIXTURES, REPO
 from wsd_classic.corpora.lexsample import read_lexical_sample
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-import senseval2_ls  # noqa: E402
+from bench import senseval2_ls
 
 
 def test_plain_spacy_reads_every_context_of_the_given_files():

@@ -1,14 +1,11 @@
 """bench/tune_combo.py's held-out calibration figure."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-import tune_combo  # noqa: E402
+from bench import tune_combo
 
 
 def test_held_out_ece_reads_each_distribution_s_top_sense_against_its_gold_senses():
@@ -32,3 +29,11 @@ def test_the_cross_fitted_map_corrects_a_consistent_under_confidence():
     raw = tune_combo.held_out_ece(held_out)
     assert raw > 0.07
     assert tune_combo.cross_fitted_map_ece(held_out) < raw / 2
+
+
+def test_registered_combo_takes_the_best_pool_rounded_and_its_map():
+    best = {"pool": "geometric", "shrinkage": 1.0, "accuracy": 0.7}
+    defaults = {"linear": (9.0,), "geometric": (2.75787, -1.74040, 0.00049)}
+    value = tune_combo.registered_combo(best, defaults, {"top_sense_map": [0.0, 0.5, 1.0]})
+    assert value == {"pool": "geometric", "shrinkage": 1.0,
+                     "default_params": [2.758, -1.74, 0.0], "top_sense_map": [0.0, 0.5, 1.0]}

@@ -52,11 +52,12 @@ def located(name: str, data_dir=None, download: bool = True) -> Path:
     return root
 
 
-sys.path[:0] = [PLAN["bench"], PLAN["repo"]]
-from wsd_classic import settings, wordnet  # noqa: E402
-from wsd_classic.corpora import registry  # noqa: E402
+# The copy of bench/ first, so that ``bench`` is the copy, whose results/ the runs write.
+sys.path[:0] = [str(Path(PLAN["bench"]).parent), PLAN["repo"]]
+from wsd_classic import settings, wordnet
+from wsd_classic.corpora import registry
 # The word vectors' corpus builder; its module is where the layers put it.
-from wsd_classic.tasks.vector_corpus import corpus_sentences  # noqa: E402
+from wsd_classic.tasks.vector_corpus import corpus_sentences
 
 registry.locate = located
 all_synsets = wordnet.all_synsets
@@ -72,7 +73,7 @@ for name, script, arguments in PLAN["runs"]:
             sum(1 for _ in corpus_sentences(PLAN["data_dir"]))
         else:
             sys.argv = [str(Path(PLAN["bench"]) / script), *arguments]
-            runpy.run_path(sys.argv[0], run_name="__main__")
+            runpy.run_module(f"bench.{Path(script).stem}", run_name="__main__")
     except SystemExit as exit:
         if exit.code not in (0, None):
             failures.append([name, f"exit {exit.code}"])

@@ -6,7 +6,8 @@ import os
 import signal
 import sys
 
-COMMANDS = ("train", "tag", "score", "models", "evaluate", "report", "vectors", "wordnet")
+COMMANDS = ("train", "tag", "score", "models", "evaluate", "report", "compare", "vectors",
+            "wordnet")
 
 
 def main() -> int:
@@ -60,6 +61,7 @@ score = functools.partial(run, "score")
 models = functools.partial(run, "models")
 evaluate = functools.partial(run, "evaluate")
 report = functools.partial(run, "report")
+compare = functools.partial(run, "compare")
 vectors = functools.partial(run, "vectors")
 
 

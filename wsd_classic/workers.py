@@ -20,8 +20,8 @@ from wsd_classic.errors import WsdError
 
 # How long a broken pool waits for this process's own Ctrl-C before it is an error.
 WORKER_EXIT_GRACE_SECONDS = 1.0
-# Items go to the workers in this many batches per process at most: one round trip per item
-# cost 4.3 s for SemCor's 22,436 lexelts against 0.2 s in batches, and batches this small
+# Items go to the workers in this many batches per process at most: a round trip per item costs
+# more than the work of SemCor's many small lexelts (docs/speed.md), and batches this small
 # still even out lexelts of very different sizes.
 BATCHES_PER_PROCESS = 64
 # How many ``ctrl_c_held`` blocks are open: a Ctrl-C within waits for their end.

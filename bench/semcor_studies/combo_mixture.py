@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 import numpy as np
-from tune_combo import fitted_combiner, pooled_params
+from bench.tune_combo import fitted_combiner, pooled_params
 
 from wsd_classic import systems
 from wsd_classic.modelstore import TrainedSystem

@@ -7,12 +7,14 @@ import dataclasses
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from wsd_classic import modelstore, systems
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.allwords import AllWordsCorpus, read_raganato_corpus
 from wsd_classic.corpora.raganato import read_raganato_key
+from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.scoring.raganato import score_raganato
 from wsd_classic.tasks import allwords, catalogue
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets
@@ -26,11 +28,16 @@ TASK = catalogue.SEMCOR
 HELD_OUT_EVERY = 5
 
 
-def tag_all(names: list[str], datasets, models_root: Path, jobs: int) -> dict:
+def tag_all(names: list[str], datasets, models_root: Path, jobs: int,
+            loaded: Callable[[TrainedSystem], TrainedSystem] | None = None) -> dict:
+    """Each of ``names``' models of ``models_root`` scored on ``datasets`` (``loaded``: what a
+    study does to a model it loads before tagging)."""
     results = {}
     for name in names:
         started = time.perf_counter()
         tagger = Tagger.load(name, models_root)
+        if loaded is not None:
+            tagger = Tagger(loaded(tagger.trained))
         results[name] = {"load_seconds": time.perf_counter() - started, "datasets": {}}
         for dataset in datasets:
             figures = results[name]["datasets"][dataset.name] = score_dataset(tagger, dataset, jobs)
@@ -112,13 +119,16 @@ def accuracy(trained, corpus: AllWordsCorpus, testing, jobs: int) -> float:
 
 
 def development_f1(data: allwords.TrainingData, system: str, development, jobs: int,
-                   params: dict | None = None, **training) -> float:
+                   params: dict | None = None,
+                   loaded: Callable[[TrainedSystem], TrainedSystem] | None = None,
+                   **training) -> float:
     """F1 on the development set of ``system`` trained on all of SemCor (``training`` as
-    ``held_out_accuracy``'s)."""
+    ``held_out_accuracy``'s), saved and loaded as a user's model is (``loaded`` as
+    ``tag_all``'s)."""
     with tempfile.TemporaryDirectory(prefix="semcor-tune-") as scratch:
         trained = allwords.train_system(system, data, jobs, params=params, **training)
         modelstore.save(trained, Path(scratch))
-        tagged = tag_all([system], development, Path(scratch), jobs)
+        tagged = tag_all([system], development, Path(scratch), jobs, loaded)
     return tagged[system]["datasets"][DEVELOPMENT_SET]["f1"]
 
 

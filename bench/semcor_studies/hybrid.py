@@ -1,4 +1,4 @@
-"""``bench/semcor.py --tune-hybrid``: the svm and ``ppr`` combined, on three tables.
+"""``python -m bench semcor --tune-hybrid``: the svm and ``ppr`` combined, on three tables.
 
 The svm's distribution over each target's WordNet candidates is computed once per table and
 kept on disk (``--hybrid-tables``, by default in the cache's ``bench/hybrid``):
@@ -364,9 +364,10 @@ def tune_hybrid(args) -> dict:
                 "point of H, the best R, then B, then D (docs/choices.md)",
         "results": results, "per_part_of_speech_weights": pos_choices, "chosen": choice,
         "registered": {
-            "weights": dict(registered.weights), "power": registered.power,
-            "scarce_below": registered.scarce_below, "scarce_weight": registered.scarce_weight,
-            "gate": registered.gate},
+            "ppr_weights": [registered.weights[letter] for letter in POS_LETTERS],
+            "power": registered.power, "scarce_below": registered.scarce_below,
+            "scarce_weight": registered.scarce_weight, "gate": registered.gate,
+            "walk": ppr_params()},
         "held_out_with_discourse": discourse, "seconds": time.perf_counter() - started}
 
 

@@ -3,13 +3,17 @@ and the group's values rescaled."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import sys
 import time
+from collections.abc import Mapping
 
 from wsd_classic.features import gloss
+from wsd_classic.features.featurizer import Featurizer
 from wsd_classic.features.weighted import Weighted
 from wsd_classic.tasks import allwords
+from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks import vector_corpus
 
@@ -20,6 +24,36 @@ from .held_out import (RESULTS, TASK, development_f1, development_set, held_out_
 GROUP_SCALES = {"emb": TASK.embedding.scale, "gloss": gloss.SCALE}
 
 
+class RescaledFeaturizer(Featurizer):
+    """``base`` with the real-valued blocks of each group of ``factors`` multiplied by its factor,
+    beyond the group's own scale: what the study's models featurize with. A model file does not
+    record the factors, so the study hands them back to a model it loads (``with_factors``)."""
+
+    def __init__(self, base: Featurizer, factors: Mapping[str, float]):
+        super().__init__(base.context, base.groups, base.embedding)
+        self.factors = {group: factor for group, factor in factors.items()
+                        if group in self.groups}
+        for group, factor in self.factors.items():
+            self.extractors[group] = functools.partial(_rescaled, self.extractors[group], factor)
+
+    def for_groups(self, groups) -> "RescaledFeaturizer":
+        return RescaledFeaturizer(super().for_groups(groups), self.factors)
+
+    def with_context(self, context) -> "RescaledFeaturizer":
+        return RescaledFeaturizer(super().with_context(context), self.factors)
+
+
+def _rescaled(extractor, factor: float, doc) -> list:
+    """``extractor``'s features of ``doc``, its ``Weighted`` blocks' values times ``factor``."""
+    return [Weighted(feature.names, feature.values * factor) if isinstance(feature, Weighted)
+            else feature for feature in extractor(doc)]
+
+
+def with_factors(trained: TrainedSystem, factors: Mapping[str, float]) -> TrainedSystem:
+    """A loaded model of the study with its featurizer's factors back."""
+    return dataclasses.replace(trained, featurizer=RescaledFeaturizer(trained.featurizer, factors))
+
+
 def rescaled(featurized: FeaturizedCorpus, group: str, factor: float) -> FeaturizedCorpus:
     """``featurized`` with the values of ``group``'s blocks times ``factor``: what featurizing
     with the group's scale times ``factor`` gives, without analysing the corpus again. Its
@@ -28,7 +62,7 @@ def rescaled(featurized: FeaturizedCorpus, group: str, factor: float) -> Featuri
                                                for block in groups[group]]}
                 for identifier, groups in featurized.features.items()}
     return FeaturizedCorpus(featurized.sample, features,
-                            featurized.featurizer.rescaled(group, factor))
+                            RescaledFeaturizer(featurized.featurizer, {group: factor}))
 
 
 def tune_scale(args) -> dict:
@@ -59,8 +93,10 @@ def tune_scale(args) -> dict:
         for scale in scales:
             started = time.perf_counter()
             if stage == "development_f1":
-                results[f"{scale:g}"][stage] = development_f1(scaled(scale), "svm", development,
-                                                              args.jobs)
+                factors = {group: scale / GROUP_SCALES[group]}
+                results[f"{scale:g}"][stage] = development_f1(
+                    scaled(scale), "svm", development, args.jobs,
+                    loaded=functools.partial(with_factors, factors=factors))
             else:
                 results[f"{scale:g}"].update(held_out_scores(scaled(scale), "svm", args.folds,
                                                              args.jobs))

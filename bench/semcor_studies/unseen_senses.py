@@ -1,4 +1,4 @@
-"""``bench/semcor.py --unseen-senses``: senses unseen in training, simulated on SemCor.
+"""``python -m bench semcor --unseen-senses``: senses unseen in training, simulated on SemCor.
 
 A development protocol that needs no test set. For the first set of held-out SemCor files
 (every 5th file, trained on the others), a seeded random ``--unseen-share`` of the senses the

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from wsd_classic import wordnet
 from wsd_classic.atomic import write_json_atomically, write_lines_atomically
+from wsd_classic.corpora.registry import ALL_PARTS
 from wsd_classic.corpora.raganato import write_raganato_key
 from wsd_classic.scoring.statistics import mcnemar
 from wsd_classic.scoring.sensebench import accuracy, correct_by_instance, dataset_of
@@ -29,8 +30,6 @@ from wsd_classic.tasks.allwords_evaluation import (
 
 BENCHMARK = "sensebench"
 DEFAULT_DATASETS = "ALL"
-# The sets ALL concatenates, as its ids' prefixes name them.
-ALL_PARTS = ("senseval2", "senseval3", "semeval2007", "semeval2013", "semeval2015")
 
 
 def p002_index(key: str, lemma: str, pos: str) -> int:

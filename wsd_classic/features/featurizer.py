@@ -8,9 +8,8 @@ rule it was trained with.
 from __future__ import annotations
 
 import bisect
-import functools
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 from tqdm import tqdm
@@ -18,14 +17,13 @@ from tqdm import tqdm
 from wsd_classic.errors import WsdError
 from wsd_classic.features import ALL_GROUPS, EXTRACTORS, check_groups
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
-from wsd_classic.features.weighted import Weighted
 from wsd_classic.features.word_vectors import VectorSettings, WordVectors
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.workers import in_workers
 
 # Pieces of work per worker process (each piece's names are interned apart: few pieces, few
-# copies). Tables of fewer contexts are made here: for SENSEVAL-2's 4,328 test contexts, forking
-# and sending the rows back cost more than the featurizing (2.7 s against 1.4).
+# copies). Tables of fewer contexts are made here: for a set the size of SENSEVAL-2's test
+# contexts, forking and sending the rows back cost more than the featurizing (docs/speed.md).
 PIECES_PER_PROCESS = 4
 PARALLEL_MIN_CONTEXTS = 50_000
 # What the forked workers of ``Featurizer.table`` read: the featurizer and the contexts.
@@ -81,37 +79,24 @@ class Featurizer:
     """Feature names of processed contexts, by group (``features.EXTRACTORS``).
 
     ``embedding`` (the ``emb`` group's rule and word vectors) None: that group gives nothing.
-    ``rescale``: per group, a factor its real-valued blocks are multiplied by beyond the group's
-    own scale, so that a study that trains on rescaled values (``bench/semcor.py
-    --tune-scale``) has its models tag with them too; no group is rescaled by default.
     """
 
     def __init__(self, context: ContextRule = ContextRule(), groups: Sequence[str] = ALL_GROUPS,
-                 embedding: ContextEmbedding | None = None,
-                 rescale: Mapping[str, float] | None = None):
+                 embedding: ContextEmbedding | None = None):
         self.context = context
         self.groups = check_groups(groups)
         self.embedding = embedding if VECTOR_GROUP in self.groups else None
-        self.rescale = {group: float(factor) for group, factor in (rescale or {}).items()
-                        if group in self.groups}
         self.extractors = {group: EXTRACTORS[group] for group in self.groups}
         if self.embedding is not None:
             self.extractors[VECTOR_GROUP] = self.embedding
-        for group, factor in self.rescale.items():
-            self.extractors[group] = functools.partial(_rescaled, self.extractors[group], factor)
 
     def for_groups(self, groups: Sequence[str]) -> "Featurizer":
         """This featurizer reduced to ``groups`` (what a system's model file records)."""
         return Featurizer(self.context, [group for group in self.groups if group in groups],
-                          self.embedding, self.rescale)
+                          self.embedding)
 
     def with_context(self, context: ContextRule) -> "Featurizer":
-        return Featurizer(context, self.groups, self.embedding, self.rescale)
-
-    def rescaled(self, group: str, factor: float) -> "Featurizer":
-        """This featurizer with ``group``'s values multiplied by ``factor`` more."""
-        return Featurizer(self.context, self.groups, self.embedding,
-                          {**self.rescale, group: self.rescale.get(group, 1.0) * factor})
+        return Featurizer(context, self.groups, self.embedding)
 
     def settings(self) -> dict:
         embedding = None
@@ -121,9 +106,8 @@ class Featurizer:
                          "vectors_sha256": None if vectors is None else vectors.identity,
                          "pretrained_sha256": [pretrained.identity
                                                for pretrained in self.embedding.pretrained]}
-        # Only a study rescales: the registered models' headers stay as they were.
         return {"context": asdict(self.context), "groups": list(self.groups),
-                "embedding": embedding, **({"rescale": self.rescale} if self.rescale else {})}
+                "embedding": embedding}
 
     @classmethod
     def from_settings(cls, settings: dict, vectors: WordVectors | None = None) -> "Featurizer":
@@ -145,8 +129,7 @@ class Featurizer:
                 if [installed.identity for installed in embedding.pretrained] != pretrained:
                     raise WsdError("the pretrained word vectors the model was trained with are "
                                    "not the installed ones: retrain")
-            return cls(ContextRule(**settings["context"]), settings["groups"], embedding,
-                       settings.get("rescale"))
+            return cls(ContextRule(**settings["context"]), settings["groups"], embedding)
         except (KeyError, TypeError) as error:
             raise WsdError(f"unreadable featurizer settings {settings!r} ({error}): retrain")
 
@@ -182,12 +165,6 @@ class Featurizer:
         finally:
             _SHARED = None
         return table
-
-
-def _rescaled(extractor, factor: float, doc: ProcessedInstance) -> list:
-    """``extractor``'s features of ``doc``, its ``Weighted`` blocks' values times ``factor``."""
-    return [Weighted(feature.names, feature.values * factor) if isinstance(feature, Weighted)
-            else feature for feature in extractor(doc)]
 
 
 def _table_part(bounds: tuple[int, int]) -> list[tuple[str, dict[str, list[str]]]]:

@@ -28,16 +28,15 @@ import numpy as np
 from nltk.stem.porter import PorterStemmer
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from wsd_classic import wordnet
+from wsd_classic import tuned, wordnet
 from wsd_classic.features.weighted import Weighted
 from wsd_classic.preprocess.document import ProcessedInstance
 
 PREFIX = "gloss="
-# Hypernyms, instance hypernyms, similar-to, verb groups and also-see (wninput(5WN)): 64.69 %
-# held-out, against 64.62 with no related synset, 64.58 with derivationally related forms too and
-# 64.63 with hyponyms as well (bench/results/tune_gloss.json).
-RELATED = ("@", "@i", "&", "$", "^")
-SCALE = 2.0  # 64.36 / 64.58 / 64.13 / 63.03 % for 1 / 2 / 4 / 8 (with derived forms)
+# The related synsets' pointers (wninput(5WN) symbols) and the group's scale: CV on SENSEVAL-2
+# training, in ``wsd_classic/tuned/features.json``.
+RELATED = tuned.value("features", "gloss")["related"]
+SCALE = tuned.value("features", "gloss")["scale"]
 WORD = re.compile(r"[a-z][a-z'-]*")
 SIGNATURE_CACHE = 1 << 14  # lexelts: more than SemCor's polysemous ones (11,568)
 

@@ -21,7 +21,7 @@ from wsd_classic.corpora import registry
 from wsd_classic.corpora.raganato import read_raganato_key
 from wsd_classic.errors import WsdError
 from wsd_classic.scoring.statistics import Interval, McNemar, bootstrap_f1_interval, mcnemar
-from wsd_classic.scoring.raganato import score_raganato
+from wsd_classic.scoring.raganato import instance_credit, score_raganato
 
 FIELDS = ("precision", "recall", "f1")
 AllWordsScores = dict[str, dict[str, dict[str, float]]]
@@ -107,12 +107,7 @@ def gold_key_path(dataset: str, data_dir=None) -> Path | None:
 def rescore(gold: dict[str, tuple[str, ...]], predicted: dict[str, tuple[str, ...]],
             system: str) -> DatasetScore:
     """Score each gold instance on its own with Raganato's scorer, then the whole dataset."""
-    credit, answered = [], []
-    for instance, tags in gold.items():
-        alone = score_raganato({instance: tags}, {instance: predicted.get(instance, ())},
-                               quiet=True)
-        credit.append(alone.correct)
-        answered.append(alone.answered)
+    credit, answered = instance_credit(gold, predicted)
     total = score_raganato(gold, predicted, quiet=True)
     return DatasetScore(system, total.precision, total.recall, total.f1,
                         bootstrap_f1_interval(credit, answered),

@@ -8,14 +8,16 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Table:
-    """A table; ``published`` marks the rows that are published results rather than ours, and
-    ``text_columns`` the columns of words (aligned left) rather than numbers."""
+    """A table; ``published`` marks the rows that are published results rather than ours,
+    ``text_columns`` the columns of words (aligned left) rather than numbers, and ``best`` the
+    ``(row, column)`` cells that hold the best figure of their column (set in bold)."""
 
     caption: str
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     published: frozenset[int] = frozenset()
     text_columns: frozenset[int] = frozenset({0})
+    best: frozenset[tuple[int, int]] = frozenset()
 
 
 @dataclass(frozen=True)

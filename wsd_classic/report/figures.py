@@ -95,3 +95,40 @@ def reliability(calibrations: Sequence[tuple[str, Calibration]]) -> bytes:
         axes.set_ylabel("accuracy")
     grid.flat[0].legend(loc="upper left", fontsize=8)
     return _png(figure)
+
+
+@dataclass(frozen=True)
+class RowF1:
+    """One row's F1 (%) on one dataset; ``low`` and ``high`` its interval (None: published)."""
+
+    label: str
+    f1: float
+    low: float | None = None
+    high: float | None = None
+
+
+def f1_intervals(panels: Sequence[tuple[str, Sequence[RowF1]]]) -> bytes:
+    """One panel per dataset: each row's F1 with its 95% interval (bars), published figures
+    as hollow diamonds, best at the top."""
+    columns = min(3, len(panels))
+    rows = math.ceil(len(panels) / columns)
+    height = max(2.5, 0.35 * max(len(points) for _, points in panels) + 1.2)
+    figure = Figure(figsize=(4.4 * columns, height * rows), layout="constrained")
+    grid = figure.subplots(rows, columns, squeeze=False)
+    for axes in grid.flat[len(panels):]:
+        axes.set_visible(False)
+    for axes, (name, points) in zip(grid.flat, panels):
+        ordered = sorted(points, key=lambda point: point.f1)
+        for y, point in enumerate(ordered):
+            if point.low is None:
+                axes.scatter([point.f1], [y], marker="D", facecolors="none",
+                             edgecolors="tab:gray", zorder=3)
+            else:
+                axes.errorbar([point.f1], [y], xerr=[[point.f1 - point.low],
+                                                     [point.high - point.f1]],
+                              fmt="o", color="tab:blue", capsize=3)
+        axes.set_yticks(range(len(ordered)), [point.label for point in ordered], fontsize=8)
+        axes.set_title(name, fontsize=10)
+        axes.set_xlabel("F1 (%)")
+        axes.grid(axis="x", alpha=0.3)
+    return _png(figure)

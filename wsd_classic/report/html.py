@@ -44,7 +44,8 @@ def _table(table: Table) -> str:
     for number, row in enumerate(table.rows):
         kind = ' class="published"' if number in table.published else ""
         cells = "".join(f'<td{TEXT_CELL if column in table.text_columns else ""}>'
-                        f"{escape(cell)}</td>" for column, cell in enumerate(row))
+                        + (f"<strong>{escape(cell)}</strong>" if (number, column) in table.best
+                           else escape(cell)) + "</td>" for column, cell in enumerate(row))
         rows.append(f"<tr{kind}>{cells}</tr>")
     rows.append("</tbody>\n</table>")
     return "\n".join(rows)

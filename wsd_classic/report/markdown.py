@@ -40,7 +40,8 @@ def _table(table: Table) -> str:
              "| " + " | ".join(_cell(cell) for cell in table.header) + " |",
              "|" + "|".join("---" for _ in table.header) + "|"]
     for number, row in enumerate(table.rows):
-        cells = [_cell(cell) for cell in row]
+        cells = [f"**{_cell(cell)}**" if (number, column) in table.best else _cell(cell)
+                 for column, cell in enumerate(row)]
         if number in table.published:  # italics, as in the HTML report
             cells = [f"*{cell}*" if cell else cell for cell in cells]
         lines.append("| " + " | ".join(cells) + " |")

@@ -45,6 +45,19 @@ class RaganatoResult:
         return ratio(2 * self.precision * self.recall, self.precision + self.recall)
 
 
+def instance_credit(gold: Mapping[str, Iterable[str]], predicted: Mapping[str, Iterable[str]]
+                    ) -> tuple[list[float], list[float]]:
+    """Each gold instance's credit (the share of its predicted keys that are gold) and whether
+    it was answered (1.0 or 0.0), in gold order: the per-instance terms of ``score_raganato``'s
+    sums, which bootstrap intervals and splits add up again."""
+    credit, answered = [], []
+    for instance, gold_keys in gold.items():
+        keys = set(predicted.get(instance, ()))
+        answered.append(1.0 if keys else 0.0)
+        credit.append(len(keys & set(gold_keys)) / len(keys) if keys else 0.0)
+    return credit, answered
+
+
 def score_raganato(gold: Mapping[str, Iterable[str]], predicted: Mapping[str, Iterable[str]],
                    *, quiet: bool = False) -> RaganatoResult:
     """Score ``predicted`` keys against ``gold`` keys, both by instance id."""

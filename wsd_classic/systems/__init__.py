@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from wsd_classic import tuned
 from wsd_classic.errors import WsdError
 from wsd_classic.systems.base import SenseClassifier
 from wsd_classic.systems.combination import Combination
@@ -57,26 +58,19 @@ class System:
         return self.estimator(**params)
 
 
-# Parameters: 5-fold CV on SENSEVAL-2 training (bench/tune.py: bench/results/tune.json,
-# tune_emb.json); tasks override them where their own CV chose otherwise.
+# Parameters: 5-fold CV on SENSEVAL-2 training, registered in ``wsd_classic/tuned/systems.json``
+# with their evidence; tasks override them where their own studies chose otherwise.
 SYSTEMS: dict[str, System] = {system.name: system for system in (
     System("commonest", Commonest),
     # The published SemCor MFS baseline knows SemCor's counts only, so its back-off for a lemma
-    # SemCor never tagged uses no frequency: bench/results/semcor_mfs.json
+    # SemCor never tagged uses no frequency (docs/choices.md)
     System("mfs", Commonest, back_off=database_first_sense),
     System("wn1", None),
     System("lesk", Lesk, {"use_corpus": False}, needs_wordnet_keys=True),
     System("lesk-corpus", Lesk, {"use_corpus": True}, needs_wordnet_keys=True),
-    System("dlist", DecisionList, {"alpha": 4.0, "min_count": 2}),
-    System("svm", LinearSVM, {"C": 10.0}),
-    # Pool, defaults, shrinkage and top-sense map: 5-fold CV on SENSEVAL-2 training
-    # (bench/tune_combo.py): bench/results/tune_combo.json
-    System("combo", Combination, {
-        "pool": "geometric", "default_params": (3.161, -2.378, -0.397, 0.695, -0.377, 4.054),
-        "shrinkage": 1.0,
-        "top_sense_map": (0.0, 0.0, 0.0, 0.2051, 0.2619, 0.2919, 0.2925, 0.4388, 0.4753, 0.5264,
-                          0.5625, 0.6111, 0.6147, 0.6455, 0.6928, 0.704, 0.7667, 0.8341, 0.8831,
-                          0.9523, 0.9665)}),
+    System("dlist", DecisionList, tuned.value("systems", "dlist")),
+    System("svm", LinearSVM, tuned.value("systems", "svm")),
+    System("combo", Combination, tuned.value("systems", "combo")),
     # Without coefficients the ranker answers as its svm member; tasks give the coefficients
     # their own held-out data chose (tasks.catalogue).
     System("rank", SenseRanker, needs_wordnet_keys=True),

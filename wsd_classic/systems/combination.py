@@ -46,6 +46,7 @@ from scipy.optimize import minimize
 from scipy.special import softmax
 from sklearn.isotonic import IsotonicRegression
 
+from wsd_classic import tuned
 from wsd_classic.features import select_groups
 from wsd_classic.features.gloss import PREFIX as GLOSS_PREFIX
 from wsd_classic.systems import candidates
@@ -67,11 +68,9 @@ PARAMETERS = ("log_temperature", "log_gloss_sharpness", *(f"logit_{name}" for na
 PARAMETER_BOUNDS = [(-4.0, 3.0), (-3.0, 5.0), *[(-10.0, 10.0)] * len(EVIDENCE)]
 # The geometric pool's terms, ``EVIDENCE`` with "svm lacks the sense" after the svm's
 LOG_LINEAR_TERMS = ("svm", "svm_lacks", *EVIDENCE[1:])
-# ε of the geometric pool's log-probabilities: 5-fold CV on the SENSEVAL-2 training lexelts,
-# bench/tune_combo.py's folds with the defaults pooled within each fold, shrinkage 1, gave
-# 68.78 / 69.01 / 69.24 / 69.32 / 69.23 % for 1e-4 / 1e-3 / 0.01 / 0.03 / 0.1 (a one-off sweep;
-# the script keeps only the registered value's CV).
-LOG_SMOOTHING = 0.03
+# ε of the geometric pool's log-probabilities: CV on the SENSEVAL-2 training lexelts
+# (wsd_classic/tuned/systems.json, docs/choices.md).
+LOG_SMOOTHING = tuned.value("systems", "combo_log_smoothing")
 SMALLEST = 1e-12  # a probability below counts as this in the log-loss
 TOP_SENSE_GRID = np.linspace(0.0, 1.0, 21)  # where ``top_sense_map`` gives the curve's values
 

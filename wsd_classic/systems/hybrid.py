@@ -11,7 +11,7 @@ lemma) and ppr's p_ppr:
 depends on the target's part of speech, on how often SemCor tagged its lemma (below
 ``scarce_below`` instances, ``scarce_weight``) and on the svm's confidence (the svm alone
 where its best sense has probability ``gate`` or more). The mixture's form and values are
-chosen on held-out SemCor files and the unseen-senses simulation (``bench/semcor.py
+chosen on held-out SemCor files and the unseen-senses simulation (``python -m bench semcor
 --tune-hybrid``; docs/choices.md, "The hybrid").
 """
 from __future__ import annotations

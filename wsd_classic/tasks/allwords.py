@@ -81,7 +81,7 @@ def polysemous(senses: Mapping[str, Collection[str]]) -> set[str]:
     """The lexelts of ``senses`` (as ``tagged_with_several``'s) that have two senses or more in
     WordNet 3.0 or in training. A lexelt training tags with one sense still learns WordNet's
     others from their examples: on every set of held-out SemCor files its targets get more
-    right answers so than with that sense alone (``bench/semcor.py --tune-example-lexelts``:
+    right answers so than with that sense alone (``python -m bench semcor --tune-example-lexelts``:
     277 targets right so only, against 92)."""
     return tagged_with_several(senses) | {
         lexelt for lexelt in senses if len(wordnet_senses(*lexelt.rsplit(".", 1))) >= 2}
@@ -131,7 +131,7 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
     # By TrainingData's field: the texts read beside SemCor, then SemCor's targets. The
     # examples, too few for workers, are featurized in this process first: that fills the
     # featurizer's caches of each lexelt's gloss signatures and embeddings, which SemCor's
-    # workers, forked after, share rather than fill each again (on brown1: 41.9 CPU-s, not 53.7).
+    # workers, forked after, share rather than fill each again (docs/speed.md).
     parts_to_featurize = {
         **{name: (extra, as_lexical_sample(extra, extra.targets), lambda target: True,
                   extra_analyses) for name, (extra, extra_analyses) in extras.items()},

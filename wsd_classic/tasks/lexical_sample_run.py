@@ -235,7 +235,7 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
                              "(WordNet 1.7-only keys, U, P); only the fallback can choose them")
         # Writing and scoring the answers is pure Python, a system at a time: in the forked
         # workers, ``jobs`` systems' files are written and scored side by side, in one pass
-        # (a pool's start costs 0.26 CPU-s). The stage counts the answer files' writing.
+        # (one pool start, not two). The stage counts the answer files' writing.
         with timer.stage("score"):
             scores = previous_scores(out_stage / "scores.json", keep=set(chosen))
             scores.update(zip(chosen, in_workers(_write_and_score, [

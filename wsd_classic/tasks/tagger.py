@@ -11,11 +11,8 @@ Deciding, for an all-words model, restricts the system's distribution to the tar
 whose SemCor senses is a candidate, gets the system's back-off: WordNet's first sense for ``svm``
 and ``dlist`` (as IMS does). ``mfs`` is the published SemCor MFS baseline (Raganato et al. 2017),
 which knows SemCor's counts only: it takes the candidate first in WordNet's database order
-instead, since WordNet's first sense is the ``wn1`` baseline's answer. (With WordNet's first sense
-as its back-off, ``mfs`` scores 66.8 / 66.2 / 55.6 F1 on senseval2 / senseval3 / semeval2007, 1.2
-and 1.1 points above the published 65.6 / 66.0 / 54.5 on two of them; any order that ignores sense
-frequency lands within 0.4 of all three: ``bench/semcor.py --mfs-back-offs``.) Every target gets
-exactly one key. A lexical-sample model's answer is its distribution, senses of no weight left
+instead, since WordNet's first sense is the ``wn1`` baseline's answer (docs/choices.md:
+``python -m bench semcor --mfs-back-offs``). Every target gets exactly one key. A lexical-sample model's answer is its distribution, senses of no weight left
 out.
 """
 from __future__ import annotations

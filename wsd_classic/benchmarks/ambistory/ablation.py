@@ -1,6 +1,6 @@
 """What each feature group brings: the chosen setting's dev figures without each group and with
 each alone (``ablation``), and the ``support`` group cross-validated on several partitions of
-train (``support_trial``, ``bench/ambistory.py --support-trial``)."""
+train (``support_trial``, ``python -m bench ambistory --support-trial``)."""
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -95,7 +95,7 @@ SUPPORT_INPUTS = tuple(name for names in FEATURE_GROUPS.values() for name in nam
 FEATURE_GROUPS["support"] = ("support_probability",)
 FEATURES = tuple(name for names in FEATURE_GROUPS.values() for name in names)
 # The groups the rater reads. ``support`` is measured (``ablation``: dev with it;
-# ``support_trial``, ``bench/ambistory.py --support-trial``: cross-validated on several partitions
+# ``support_trial``, ``python -m bench ambistory --support-trial``: cross-validated on several partitions
 # of train) but not read: it learns from the margins the rater already has, and its gain (mean
 # rho + accuracy 1.037 against 1.032 over four partitions, one down by 0.013) is smaller than the
 # spread between partitions (bench/results/ambistory_support.json).

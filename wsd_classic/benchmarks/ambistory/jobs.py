@@ -106,7 +106,7 @@ def train_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
 
 def choose_vectors(data_dir, models_root, jobs: int = 1,
                    candidates: Sequence[tuple[str, ...]] = VECTOR_CANDIDATES) -> list[dict]:
-    """``bench/ambistory.py --vectors``: per candidate word vectors of the ``vectors`` space, the
+    """``python -m bench ambistory --vectors``: per candidate word vectors of the ``vectors`` space, the
     rater chosen by cross-validation on train (``choose``) with its cross-validated figures, and
     how its held-out ratings' components follow the readers' (``ceiling.component_agreement``).
     Nothing but train is read."""

@@ -35,7 +35,7 @@ SPACE_MIN_COUNT = 5
 SPACES = ("lsa", "ppmi", "vectors")
 SEMCOR_DATASET = catalogue.SEMCOR.dataset
 # The word vectors the ``vectors`` space reads (``self``: the word2vec vectors trained here, the
-# SemCor task's; or installed pretrained sets), and those ``bench/ambistory.py --vectors``
+# SemCor task's; or installed pretrained sets), and those ``python -m bench ambistory --vectors``
 # compares by cross-validation on train.
 VECTOR_CANDIDATES = ((SELF_TRAINED,), (GLOVE.name,), (SELF_TRAINED, GLOVE.name), (SPACY_MD.name,),
                      (GLOVE.name, SPACY_MD.name))
