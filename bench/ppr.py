@@ -1,14 +1,15 @@
 """The knowledge-based ``ppr`` system: its settings chosen on held-out SemCor files and
 semeval2007, then its scores and time on Raganato's ALL.
 
-    python -m bench.ppr --tune [--jobs 2] [--data-dir DIR]
-    python -m bench.ppr --score [--jobs 2] [--data-dir DIR]
+    python -m bench ppr --tune [--register] [--jobs 2] [--data-dir DIR]
+    python -m bench ppr --score [--jobs 2] [--data-dir DIR]
 
 ``--tune`` walks the settings one at a time from UKB's ``ppr_w2w`` defaults (``STAGES``), each
 stage deciding by the rule docs/choices.md states (``choose``), and scores every candidate on
 the held-out SemCor files (every 5th file, sorted: ``ppr`` trains nothing, so it simply tags
 them) and on the development set semeval2007; no other evaluation set is read. It writes
-bench/results/ppr_tune.json. ``--score`` tags ALL once with the task's registered ``ppr``
+bench/results/ppr_tune.json, and with ``--register`` registers the chosen settings as
+``semcor``'s ``ppr`` (``wsd_classic/tuned/semcor.json``). ``--score`` tags ALL once with the task's registered ``ppr``
 through its model file (``bin/tag``'s path, the graph's load included), times it (CPU seconds
 of this process and its workers, wall time, the machine's load) and scores ALL, ALL without
 semeval2007 and each of the five sets: bench/results/ppr.json.
@@ -26,7 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bench.semcor_studies.held_out import DEVELOPMENT_SET, HELD_OUT_EVERY, held_out_documents
-from wsd_classic import modelstore
+from wsd_classic import modelstore, tuned
 from wsd_classic.atomic import write_json_atomically
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.allwords import AllWordsCorpus, read_raganato_corpus, read_semcor_corpus
@@ -180,6 +181,8 @@ def main() -> int:
                       help="choose the settings on held-out SemCor files and semeval2007")
     mode.add_argument("--score", action="store_true",
                       help="score the registered settings on ALL and its five sets, once")
+    parser.add_argument("--register", action="store_true",
+                        help="with --tune: register the chosen settings as semcor's ppr")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--data-dir", type=Path)
     parser.add_argument("--out", type=Path)
@@ -188,6 +191,10 @@ def main() -> int:
     out = args.out or RESULTS / ("ppr_tune.json" if args.tune else "ppr.json")
     write_json_atomically(out, result)
     print(f"wrote {out}", file=sys.stderr)
+    if args.tune and args.register:
+        written = tuned.register(TASK.name, "ppr", result["chosen"], "python -m bench ppr --tune",
+                                 out)
+        print(f"registered ppr in {written}", file=sys.stderr)
     return 0
 
 

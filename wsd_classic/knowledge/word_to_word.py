@@ -166,7 +166,8 @@ class WordToWord:
         joint = self.ranks([self._joint_restart(senses)])[:, 0]
         row = slice(self.walk.indptr[target], self.walk.indptr[target + 1])
         neighbours = self.walk.indices[row]
-        carried = self.walk.data[row] * joint[neighbours]
+        # an isolated synset's loop to itself is no edge
+        carried = np.where(neighbours != target, self.walk.data[row] * joint[neighbours], 0.0)
         relation_bits = self.graph.relations[target, neighbours].toarray().ravel()
         for i in np.argsort(-carried)[:EXPLAINED]:
             if carried[i] > 0:
