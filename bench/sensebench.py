@@ -22,6 +22,7 @@ from pathlib import Path
 
 from wsd_classic import settings, wordnet
 from wsd_classic.benchmarks import sensebench
+from wsd_classic.report import table
 from wsd_classic.tasks import catalogue
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets
 
@@ -75,7 +76,7 @@ def main() -> None:
         figures = run.scores[system][dataset.name]["overall"]
         assert sum(independent.values()) == figures["correct"], (system, figures)
         checks[system] = {"ids": len(independent), "rescored_correct": sum(independent.values())}
-    print(sensebench.table(run.scores))
+    print(table.sensebench_table(run.scores))
     args.out.parent.mkdir(exist_ok=True)
     args.out.write_text(json.dumps(
         {"dataset": dataset.name, "scores": run.scores, "independent_rescoring": checks,
