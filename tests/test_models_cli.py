@@ -61,8 +61,8 @@ def test_below_the_table_systems_without_a_model_file_and_on_request_ones(tiny_m
     lines = capsys.readouterr().out.splitlines()
     assert lines[-2] == "bin/tag needs no model file for: semcor/wn1"
     # The copied file holds another task's model: not usable, so not installed.
-    assert lines[-1] == ("semcor on request (bin/train --task semcor --systems combo,rank): "
-                         "combo, rank")
+    assert lines[-1] == ("semcor on request (bin/train --task semcor --systems "
+                         "combo,rank,ppr,hybrid): combo, rank, ppr, hybrid")
     assert models_cli.main(["--models-dir", str(root), "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [record["on_request"] for record in records] == [False, False, False]
@@ -80,8 +80,8 @@ def test_an_installed_on_request_system_is_marked(allwords_models, capsys, monke
         on_request=(*semcor.on_request, "svm")))
     models_cli.main(["--models-dir", str(allwords_models)])
     assert capsys.readouterr().out.splitlines()[-1] == (
-        "semcor on request (bin/train --task semcor --systems combo,rank,svm): "
-        "combo, rank, svm (installed)")
+        "semcor on request (bin/train --task semcor --systems combo,rank,ppr,hybrid,svm): "
+        "combo, rank, ppr, hybrid, svm (installed)")
     models_cli.main(["--models-dir", str(allwords_models), "--json"])
     records = {record["system"]: record["on_request"]
                for record in map(json.loads, capsys.readouterr().out.splitlines())}

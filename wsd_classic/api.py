@@ -184,7 +184,7 @@ def without_model_file() -> list[Installed]:
     return [Installed(name, system, None, system in task.on_request)
             for name, task in catalogue.TASKS.items() if task.kind == catalogue.ALL_WORDS
             for system in (*task.systems, *task.on_request)
-            if systems.get(system).estimator is None]
+            if systems.get(system).estimator is None and systems.get(system).scorer is None]
 
 
 def _tags(task: str) -> bool:
