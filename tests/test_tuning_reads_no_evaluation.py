@@ -1,6 +1,6 @@
 """Tuning never opens an evaluation file: every tuning entry point of bench/ (``tune.py``,
 ``tune.py --emb``, ``tune_combo.py``, ``tune_gloss.py``, each ``--tune-*`` study of
-``semcor.py`` and its ``--unseen-senses``, ``ppr.py --tune``) and the word vectors' training
+``semcor.py``, its ``--unseen-senses`` and ``--tune-hybrid``, ``ppr.py --tune``) and the word vectors' training
 corpus run on fixtures in the real layout, in one subprocess (``tuning_under_watch.py``) that records and refuses every
 opening of the SENSEVAL-2 test XML and key, the Raganato evaluation sets other than the
 development set semeval2007 (which the SemCor studies score on, by design) and AmbiStory's dev
@@ -27,7 +27,7 @@ SEMCOR_STUDIES = {  # semcor.py's tuning options, each with the least arguments 
     "--tune-example-lexelts": [], "--tune-emb": ["exponential:10:1:0"],
     "--tune-scale": ["gloss=1"], "--tune-combo": [], "--tune-combo-unseen": [],
     "--tune-prior": [], "--tune-discourse": ["0,0.5"], "--tune-combo-mixture": ["1"],
-    "--unseen-senses": ["--unseen-share", "0.5"]}
+    "--unseen-senses": ["--unseen-share", "0.5"], "--tune-hybrid": []}
 
 
 def dataset_file(name: str, filename: str) -> str:

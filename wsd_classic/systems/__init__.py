@@ -18,6 +18,7 @@ from wsd_classic.systems.combination import Combination
 from wsd_classic.systems.commonest import Commonest
 from wsd_classic.systems.dlist import DecisionList
 from wsd_classic.systems.first_sense import database_first_sense, first_sense
+from wsd_classic.systems.hybrid import HybridScorer, HybridSVM
 from wsd_classic.systems.lesk import Lesk
 from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank
 from wsd_classic.systems.sense_ranking import SenseRanker
@@ -38,7 +39,7 @@ class System:
     params: dict = field(default_factory=dict)
     back_off: BackOff = first_sense
     needs_wordnet_keys: bool = False
-    scorer: type[PersonalisedPageRank] | None = None
+    scorer: type[PersonalisedPageRank] | type[HybridScorer] | None = None
 
     @property
     def has_model_file(self) -> bool:
@@ -51,11 +52,12 @@ class System:
 
     def make(self, **overrides) -> SenseClassifier:
         """The estimator with these parameters; a system made of others (``member_systems``) is
-        handed its members' registered parameters too."""
+        handed its members' registered parameters too, when it takes them (``member_defaults``:
+        the hybrid's svm parameters are its own)."""
         if self.estimator is None:
             raise WsdError(f"the {self.name} system has nothing to fit")
         params = {**self.params, **overrides}
-        if self.estimator.member_systems:
+        if "member_defaults" in self.estimator._get_param_names():
             params.setdefault("member_defaults", {
                 name: get(name).params for name in self.estimator.member_systems})
         return self.estimator(**params)
@@ -80,6 +82,9 @@ SYSTEMS: dict[str, System] = {system.name: system for system in (
     # Knowledge-based: personalised PageRank word by word over WordNet and SyntagNet; its
     # settings are the all-words task's (tasks.catalogue)
     System("ppr", None, needs_wordnet_keys=True, scorer=PersonalisedPageRank),
+    # The svm and ppr mixed per target: the svm's models and ppr's graph in one model file; the
+    # mixture is the all-words task's (tasks.catalogue)
+    System("hybrid", HybridSVM, needs_wordnet_keys=True, scorer=HybridScorer),
 )}
 
 

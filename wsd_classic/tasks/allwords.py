@@ -179,9 +179,18 @@ def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | 
     trained = engine.train(name, featurized, task.name, jobs, progress,
                            {**task.system_params(name), **(params or {})}, task.kind,
                            fitted, discourse_weight=task.discourse_weights.get(name, 0.0))
+    if systems.get(name).scorer is not None:  # the hybrid weighs ppr by SemCor's instances
+        support = semcor_support(data)
+        for item, model in trained.models.items():
+            model.with_support(support.get(item, 0))
     trained.info = {**data.info, "all_words_system": name,
                     "wordnet_examples": len(data.examples.sample) if wordnet_examples else 0}
     return trained
+
+
+def semcor_support(data: TrainingData) -> dict[str, int]:
+    """SemCor's training instances of each lexelt (WordNet's examples not counted)."""
+    return {lexelt.item: len(lexelt.instances) for lexelt in data.featurized.sample.lexelts}
 
 
 def train_all_words(task: Task, names: list[str], models_root: Path, data_dir=None,
@@ -214,7 +223,7 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
             staging.staged_directory(Path(models_root) / task.name) as stage:
         for name in names:
             system = systems.get(name)
-            if system.scorer is not None:
+            if system.scorer is not None and system.estimator is None:
                 with timer.stage(f"build {name}"):
                     trained = scorer_model(name, task, data_dir)
                 with timer.stage("save"):
@@ -229,6 +238,11 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
                 continue
             with timer.stage(f"train {name}"):
                 trained = train_system(name, data, jobs, task=task, fitted=earlier)
+            if system.scorer is not None:  # the hybrid: its scorer's resources beside its models
+                with timer.stage(f"build {name}"):
+                    scorer = system.scorer.built(task.system_params(name), data_dir)
+                trained.resources = scorer.resources()
+                trained.info = {**trained.info, "graph": scorer.graph.header}
             if any(name in systems.get(other).estimator.member_systems
                    for other in names[names.index(name) + 1:]
                    if systems.get(other).estimator is not None):

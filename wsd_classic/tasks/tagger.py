@@ -22,7 +22,7 @@ import os
 from collections import defaultdict
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import accumulate
+from itertools import accumulate, chain
 from pathlib import Path
 
 from spacy.tokens import Doc, Token
@@ -161,15 +161,23 @@ class Tagger:
                       progress: bool | None = None) -> dict[str, dict[str, float]]:
         """The system's sense distribution of every target of a lexelt it has a model of (of
         every target, for a context scorer)."""
-        if self.scorer is not None:
+        if self.scorer is not None and self.system.estimator is None:
             return self.scorer.distributions(corpus, jobs=jobs, progress=progress)
         models = self.trained.models
         sample = as_lexical_sample(
             corpus, (target for target in corpus.targets if target.lexelt in models))
         featurized = featurize(corpus, sample, self.trained.featurizer,
                                lambda target: self.reads_context(target.lexelt), jobs, progress)
-        return {instance: weights
-                for _, instance, weights in engine.tag(self.trained, featurized)}
+        own = {instance: weights for _, instance, weights in engine.tag(self.trained, featurized)}
+        return own if self.scorer is None else self._mixed(corpus, own, jobs, progress)
+
+    def _mixed(self, corpus: AllWordsCorpus, own: dict[str, dict[str, float]], jobs: int = 1,
+               progress: bool | None = False) -> dict[str, dict[str, float]]:
+        """A system with both lexelt models and a context scorer (``hybrid``): its models'
+        distributions ``own`` (by target id) mixed with its scorer's over the corpus."""
+        return self.scorer.mixed_distributions(
+            corpus.targets, own, self.scorer.distributions(corpus, jobs=jobs, progress=progress),
+            {lexelt: model.support_ for lexelt, model in self.trained.models.items()})
 
     # --- lexical samples (--senseval) ----------------------------------------------------------
 
@@ -214,7 +222,7 @@ class Tagger:
         A verb's particles (dependency ``prt``: *call off*) are the target's satellites, as
         ``<sat>`` elements are in training. Each target's context is the model's own context
         rule applied to the doc (``ContextCache``)."""
-        if self.scorer is not None:
+        if self.scorer is not None and self.system.estimator is None:
             return self._scored_docs(docs)
         found: list[list[TextTarget]] = []
         by_lexelt: dict[str, list[tuple[TextTarget, list[str]]]] = defaultdict(list)
@@ -238,6 +246,12 @@ class Tagger:
             for number, ((target, _), own) in enumerate(zip(entries, weights)):
                 target.weights = own
                 target.evidence = None if evidence is None else evidence[number]
+        if self.scorer is not None:
+            corpus = docs_corpus(docs, found)
+            mixed = self._mixed(corpus, {target.id: text_target.weights for target, text_target
+                                         in zip(corpus.targets, chain(*found))})
+            for target, text_target in zip(corpus.targets, chain(*found)):
+                text_target.weights = mixed[target.id]
         self._decide_docs(found)
         return found
 
