@@ -93,3 +93,15 @@ def test_bin_train_s_table_prints_every_senseval2_row_aligned():
     assert all(row[recall_column:recall_column + 4] == f"{reference.fine:.1f}"
                for row, reference in zip(rows, references.SENSEVAL2_LS))
     assert "Iacobacci" not in lexical_sample_table(scores, with_references=False)
+
+
+def test_readme_s_knowledge_based_table_shows_the_listed_figures():
+    table = tables_under((REPO / "README.md").read_text(encoding="utf-8"), "Knowledge-based")[0]
+    datasets = [cell.split()[0] for cell in table[0]]
+    listed = {reference.name: reference.f1 for reference in references.ALL_WORDS_PUBLISHED}
+    rows = published(table)
+    assert [row[0] for row in rows] == ["UKB (ppr_w2w)", "SyntagRank"]
+    for row in rows:
+        shown = {dataset: figure(cell) for dataset, cell in zip(datasets[1:], row[1:])
+                 if figure(cell) is not None}
+        assert shown == listed[row[0]]
