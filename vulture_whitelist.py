@@ -1,8 +1,9 @@
-"""Names vulture finds unused because a framework, not this code, reads or calls them.
+"""Names vulture finds unused because a framework or a user, not this code, reads or calls them.
 
 Read by ``python -m vulture`` (``[tool.vulture]`` in pyproject.toml); never imported.
 """
-from wsd_classic import modelstore, spacy_component, wordnet
+import wsd_classic
+from wsd_classic import api, modelstore, spacy_component, wordnet
 from wsd_classic.tasks import catalogue, distributed
 
 # xml.parsers.expat reads these settings and calls these handlers of the parser it made.
@@ -34,3 +35,7 @@ modelstore._PositionalReader.readable
 modelstore._PositionalReader.seekable
 modelstore._PositionalReader.tell
 modelstore._PositionalReader.readinto
+
+# The Python API (docs/api.md): users call these; Python calls a module's __getattr__ (PEP 562).
+api.Disambiguator.disambiguate
+wsd_classic.__getattr__

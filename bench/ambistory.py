@@ -53,7 +53,8 @@ import numpy as np
 
 from wsd_classic import settings
 from wsd_classic.benchmarks.ambistory import (
-    ablation, ceiling, features, jobs, rater, results, selection, spaces, support)
+    ablation, ceiling, features, jobs, rater, selection, spaces, support)
+from wsd_classic.report import references, table
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -89,7 +90,7 @@ def main() -> None:
         sys.exit(0 if reproduces(scores, json.loads((RESULTS / "ambistory.json").read_text()))
                  else 1)
     record("ambistory.json", {
-        **scores, "published_test_rows": results.PUBLISHED,
+        **scores, "published_test_rows": references.AMBISTORY,
         "test": "not scored: the labels are not in the data directory; the predictions for "
                 "test_redacted.json are written beside dev's",
         "report": report.splitlines(), "seconds": round(seconds, 1)})
@@ -170,7 +171,7 @@ def vector_trial(data_dir, models: Path, processes: int, started: float) -> None
     best = max(trials, key=lambda trial: trial["key"])
     seconds = time.perf_counter() - started
     for trial in trials:
-        print(f"{','.join(trial['sources'])}: cross-validated rho {results.rho_text(trial['cv'])} "
+        print(f"{','.join(trial['sources'])}: cross-validated rho {table.rho_text(trial['cv'])} "
               f"accuracy {trial['cv']['accuracy']:.3f} (key {trial['key']:.3f}); components "
               f"against the readers': {components_text(trial['component_rho'])}")
     print(f"best: {','.join(best['sources'])}")
@@ -218,7 +219,7 @@ def measure_ceiling(data_dir, models: Path, processes: int, started: float) -> N
     shown.update((f"rater told {told}, dev", outcome)
                  for told, outcome in figures["told_rater_dev"].items())
     for label, outcome in shown.items():
-        print(f"{label}: rho {results.rho_text(outcome)} accuracy {outcome['accuracy']:.3f}")
+        print(f"{label}: rho {table.rho_text(outcome)} accuracy {outcome['accuracy']:.3f}")
     record("ambistory_ceiling.json", figures)
 
 

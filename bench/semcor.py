@@ -57,6 +57,14 @@ published MFS: it explains the published baseline, and chooses nothing
 on held-out SemCor files and scores svm and the sense ranker on them
 (``semcor_studies/unseen_senses.py``, bench/results/semcor_unseen_senses.json; other shares and
 seeds in semcor_unseen_senses_<share>_<seed>.json).
+
+``--tune-hybrid [--hybrid-tables DIR]`` scores the svm and ``ppr`` mixed
+(``semcor_studies/hybrid.py``): the svm's and ppr's distributions on held-out SemCor files, on
+the unseen-senses study's removal and on semeval2007 are computed once and kept in DIR, every
+candidate mixture is scored from them, and docs/choices.md's rule chooses
+(bench/results/semcor_hybrid.json). ``--score-hybrid --models-dir DIR`` then scores the svm and
+the registered hybrid of DIR (``bin/train --task semcor --systems svm,hybrid``) once on ALL,
+ALL without semeval2007 and each set (bench/results/semcor_hybrid_evaluate.json).
 """
 from __future__ import annotations
 
@@ -73,6 +81,7 @@ from bench.semcor_studies.discourse import tune_discourse
 from bench.semcor_studies.embeddings import tune_embeddings
 from bench.semcor_studies.examples import tune_example_lexelts, tune_examples
 from bench.semcor_studies.held_out import HELD_OUT_EVERY, RESULTS, TASK
+from bench.semcor_studies.hybrid import score_hybrid, tune_hybrid
 from bench.semcor_studies.mfs import mfs_back_offs
 from bench.semcor_studies.prior import tune_prior
 from bench.semcor_studies.scale import tune_scale
@@ -86,7 +95,8 @@ REGISTERED = {
     tune_combo_mixture: ("combo", lambda result: {
         name: result["parameters"][name]
         for name in ("pool", "default_params", "shrinkage", "top_sense_map")}),
-    unseen_senses: ("rank", lambda result: result["registered"])}
+    unseen_senses: ("rank", lambda result: result["registered"]),
+    tune_hybrid: ("hybrid", lambda result: result["registered"])}
 
 
 def main() -> int:
@@ -166,9 +176,19 @@ def main() -> int:
     parser.add_argument("--unseen-share", type=float, default=UNSEEN_SHARE,
                         help="with --unseen-senses: the share of senses removed from training")
     parser.add_argument("--unseen-seed", type=int, default=UNSEEN_SEED)
+    parser.add_argument("--tune-hybrid", action="store_true",
+                        help="instead: the svm and ppr mixed, each candidate form and value "
+                             "on held-out SemCor files, the unseen-senses removal and "
+                             "semeval2007; the rule of docs/choices.md chooses")
+    parser.add_argument("--score-hybrid", action="store_true",
+                        help="instead: the svm and the hybrid of --models-dir scored once on "
+                             "ALL and its sets")
+    parser.add_argument("--hybrid-tables", type=Path,
+                        help="with --tune-hybrid: where the svm's and ppr's distributions are "
+                             "kept (default: the cache's bench/hybrid)")
     parser.add_argument("--register", action="store_true",
-                        help="with --tune-combo-mixture or --unseen-senses: store the values the "
-                             "study chose in wsd_classic/tuned/semcor.json")
+                        help="with --tune-combo-mixture, --unseen-senses or --tune-hybrid: store "
+                             "the values the study chose in wsd_classic/tuned/semcor.json")
     args = parser.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
     studies = [(args.tune_context, tune_context, "semcor_context.json"),
@@ -193,10 +213,13 @@ def main() -> int:
                 "semcor_unseen_senses.json" if (args.unseen_share, args.unseen_seed) == (
                     UNSEEN_SHARE, UNSEEN_SEED)
                 else f"semcor_unseen_senses_{args.unseen_share:g}_{args.unseen_seed}.json"),
+               (args.tune_hybrid, tune_hybrid, "semcor_hybrid.json"),
+               (args.score_hybrid, score_hybrid, "semcor_hybrid_evaluate.json"),
                (args.tune_emb, tune_embeddings, "semcor_emb.json")]
     chosen = next(((study, name) for wanted, study, name in studies if wanted), None)
     if args.register and (chosen is None or chosen[0] not in REGISTERED):
-        parser.error("--register goes with --tune-combo-mixture or --unseen-senses")
+        parser.error("--register goes with --tune-combo-mixture, --unseen-senses or "
+                     "--tune-hybrid")
     if chosen:
         result, target = chosen[0](args), RESULTS / chosen[1]
         print(json.dumps(result, indent=2))

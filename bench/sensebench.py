@@ -8,7 +8,10 @@ fails if the key file lacks an id, has one twice, holds more than one key a line
 scorings disagree on a single instance. Writes bench/results/sensebench.json.
 
     python -m bench sensebench --models-dir DIR [--systems mfs,wn1,svm,dlist] [--data-dir DIR]
-                               [--out-dir DIR] [--jobs N]
+                               [--out-dir DIR] [--jobs N] [--out FILE]
+
+``--out`` writes the results elsewhere than bench/results/sensebench.json (rows of systems
+measured apart, such as the hybrid's: bench/results/sensebench-hybrid.json).
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from pathlib import Path
 
 from wsd_classic import settings, wordnet
 from wsd_classic.benchmarks import sensebench
+from wsd_classic.report import table
 from wsd_classic.tasks import catalogue
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets
 
@@ -56,6 +60,7 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path)
     parser.add_argument("--out-dir", type=Path, default=Path("/tmp/sensebench-results"))
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=RESULTS / "sensebench.json")
     args = parser.parse_args()
     systems = args.systems.split(",")
     (dataset,) = resolve_datasets([sensebench.DEFAULT_DATASETS], args.data_dir)
@@ -71,15 +76,15 @@ def main() -> None:
         figures = run.scores[system][dataset.name]["overall"]
         assert sum(independent.values()) == figures["correct"], (system, figures)
         checks[system] = {"ids": len(independent), "rescored_correct": sum(independent.values())}
-    print(sensebench.table(run.scores))
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "sensebench.json").write_text(json.dumps(
+    print(table.sensebench_table(run.scores))
+    args.out.parent.mkdir(exist_ok=True)
+    args.out.write_text(json.dumps(
         {"dataset": dataset.name, "scores": run.scores, "independent_rescoring": checks,
          "seconds": round(seconds, 1),
          "targets_per_second": {s: round(v) for s, v in run.speed.items()}},
         indent=2, sort_keys=True) + "\n")
     print(f"independent re-scoring agrees for {', '.join(checks)}; "
-          f"bench/results/sensebench.json written ({seconds:.0f}s)")
+          f"{args.out} written ({seconds:.0f}s)")
 
 
 if __name__ == "__main__":

@@ -49,7 +49,7 @@ def models_root(tmp_path_factory):
                                        root)
     assert "wn1: nothing to train" in report
     assert "WordNet 3.0 examples of the polysemous lexelts' senses: " in report
-    assert "training instances for svm, combo, rank\n" in report
+    assert "training instances for svm, combo, rank, hybrid\n" in report
     return root
 
 

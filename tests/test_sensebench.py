@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from wsd_classic.benchmarks.sensebench import p002_index, table
+from wsd_classic.benchmarks.sensebench import p002_index
 from wsd_classic.corpora.registry import ALL_PARTS
+from wsd_classic.report.table import sensebench_table
 from wsd_classic.cli import evaluate
 from wsd_classic.corpora.raganato import read_raganato_key
 from wsd_classic.scoring.sensebench import (
@@ -95,6 +96,6 @@ def test_table_ranks_systems_and_marks_the_best():
         return {"overall": figures, "parts": {"senseval2": figures},
                 "mcnemar": {"against": "svm", "p_value": 0.03}}
 
-    lines = table({"wn1": {"ALL": entry(0.6)}, "svm": {"ALL": entry(0.7)}}).splitlines()
+    lines = sensebench_table({"wn1": {"ALL": entry(0.6)}, "svm": {"ALL": entry(0.7)}}).splitlines()
     assert lines[3].split()[:2] == ["svm", "70.0"] and lines[3].split()[-1] == "best"
     assert lines[4].split()[0] == "wn1" and lines[4].split()[-1] == "0.03"

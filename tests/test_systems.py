@@ -243,3 +243,35 @@ def test_svm_calibrates_on_as_many_folds_as_it_is_given():
         model = LinearSVM(C=1.0, calibration_folds=folds).fit(X, y)
         assert sorted(set(model.held_out_folds_)) == list(range(folds))
         assert model.held_out_params_["calibration_folds"] == folds
+
+
+def test_svm_evidence_sums_the_context_embedding_s_dimensions_into_one_named_piece():
+    """``emb12`` tells a reader nothing: the dimensions' coefficient x value are summed under
+    ``context embedding``, ranked with the binary features (coefficient x their value)."""
+    from wsd_classic.features.embeddings import EVIDENCE_NAME
+    from wsd_classic.features.weighted import Weighted
+
+    names = tuple(f"emb{dimension}" for dimension in range(3))
+
+    def context(word, values):
+        return [f"bow={word}", "bow=the", Weighted(names, np.array(values, np.float32))]
+    X = [context("river", [1.0, 0.2, 0.1]), context("water", [0.9, 0.0, 0.3]),
+         context("money", [0.1, 1.0, -0.2]), context("loan", [0.0, 0.8, -0.1])] * 4
+    y = [RIVER, RIVER, MONEY, MONEY] * 4
+    model = LinearSVM(C=10.0, calibrate=False).fit(X, y)
+    row = context("river", [0.8, 0.1, 0.2])
+    [evidence] = model.explain([row])
+    assert not any(name.startswith("emb") and name != EVIDENCE_NAME for name, _ in evidence)
+    best = list(model.classes_).index(model.predict([row])[0])
+    matrix = model._matrix([row])
+    columns = {name: column for name, column in model.vocabulary_.items()}
+    contribution = {name: model.coef_[best, columns[name]] * matrix[0, columns[name]]
+                    for name in columns}
+    embedded = sum(contribution[name] for name in names)
+    expected = sorted([(name, value) for name, value in contribution.items()
+                       if not name.startswith("emb") and value > 0]
+                      + ([(EVIDENCE_NAME, embedded)] if embedded > 0 else []),
+                      key=lambda item: -item[1])
+    assert [name for name, _ in evidence] == [name for name, _ in expected]
+    assert [score for _, score in evidence] == pytest.approx([score for _, score in expected])
+    assert EVIDENCE_NAME in dict(evidence)

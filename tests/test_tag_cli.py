@@ -282,3 +282,16 @@ def test_a_multibyte_character_split_across_reads_is_decoded(tmp_path, monkeypat
     path = tmp_path / "t.txt"
     path.write_text("caf\u00e9 \u2014 na\u00efve\n", encoding="utf-8")
     assert "".join(b.text for b in read_blocks(str(path))) == "caf\u00e9 \u2014 na\u00efve\n"
+
+
+def test_help_lists_the_systems_installed_in_the_models_directory(tiny_models, capsys,
+                                                                   monkeypatch):
+    from wsd_classic.cli import tag as tag_cli
+
+    root, task, _ = tiny_models
+    monkeypatch.setenv("COLUMNS", "1000")  # no line breaks inside the path
+    with pytest.raises(SystemExit):
+        tag_cli.main(["--models-dir", str(root), "--help"])
+    help_text = capsys.readouterr().out
+    assert (f"Installed in {root}/: semcor: wn1; {task}: commonest, dlist, svm." in help_text)
+    assert "semcor: mfs, wn1, svm, dlist, combo (on request), rank (on request)" in help_text

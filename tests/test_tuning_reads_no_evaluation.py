@@ -1,7 +1,7 @@
 """Tuning never opens an evaluation file: every tuning entry point of bench/ (``tune.py``,
 ``tune.py --emb``, ``tune_combo.py``, ``tune_gloss.py``, each ``--tune-*`` study of
-``semcor.py`` and its ``--unseen-senses``) and the word vectors' training corpus run on fixtures
-in the real layout, in one subprocess (``tuning_under_watch.py``) that records and refuses every
+``semcor.py``, its ``--unseen-senses`` and ``--tune-hybrid``, ``ppr.py --tune``) and the word vectors' training
+corpus run on fixtures in the real layout, in one subprocess (``tuning_under_watch.py``) that records and refuses every
 opening of the SENSEVAL-2 test XML and key, the Raganato evaluation sets other than the
 development set semeval2007 (which the SemCor studies score on, by design) and AmbiStory's dev
 and test files."""
@@ -27,7 +27,7 @@ SEMCOR_STUDIES = {  # semcor.py's tuning options, each with the least arguments 
     "--tune-example-lexelts": [], "--tune-emb": ["exponential:10:1:0"],
     "--tune-scale": ["gloss=1"], "--tune-combo": [], "--tune-combo-unseen": [],
     "--tune-prior": [], "--tune-discourse": ["0,0.5"], "--tune-combo-mixture": ["1"],
-    "--unseen-senses": ["--unseen-share", "0.5"]}
+    "--unseen-senses": ["--unseen-share", "0.5"], "--tune-hybrid": []}
 
 
 def dataset_file(name: str, filename: str) -> str:
@@ -98,3 +98,13 @@ def test_no_tuning_entry_point_opens_an_evaluation_file(tmp_path):
                                                for run, error in report["failures"])
     reads = {(run, Path(path).name) for run, path in report["reads"]}
     assert reads == {("semcor.py --mfs-back-offs", "senseval2.data.xml")}, reads
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_ppr_tuning_opens_no_evaluation_file(tmp_path):
+    report = run_under_watch(tmp_path, [["ppr.py --tune", "ppr.py",
+                                         ["--tune", "--jobs", "1", "--data-dir",
+                                          str(tmp_path / "data")]]])
+    assert report["failures"] == [], report["failures"]
+    assert report["reads"] == []
+    assert (tmp_path / "bench" / "results" / "ppr_tune.json").is_file()

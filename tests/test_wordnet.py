@@ -226,3 +226,34 @@ def test_lesk_signatures_read_without_nltk_are_those_nltk_gives():
         assert gloss_lemmas(key) == through_nltk(key), key
     assert wordnet.base_form("geese") == reader.morphy("geese") == "goose"
     assert wordnet.base_form("qwzx") is None and gloss_lemmas("qwzx%1:00:00::") == set()
+
+
+def test_synset_names_read_without_nltk_are_those_nltk_gives():
+    """``synset_name`` numbers a synset among its first word's synsets in ``index.<pos>`` (a
+    satellite among the satellites only), as NLTK 3.10 does; every 40th key and the satellites
+    whose two numberings differ must agree with NLTK's name."""
+    reader = wordnet.wordnet()
+    keys = [line.split(" ")[0] for line in wordnet.sense_index().lines]
+    for key in keys[::40] + ["bank%1:17:01::", "1st%5:00:00:ordinal:00", "able%5:00:00:fit:01"]:
+        assert wordnet.synset_name(key) == reader.lemma_from_key(key).synset().name(), key
+    assert wordnet.synset_name("1st%5:00:00:ordinal:00") == "first.s.01"
+    assert wordnet.synset_name("qwzx%1:00:00::") is None
+
+
+def test_counts_and_synset_identity_read_without_nltk_are_nltk_s():
+    """``lemma_count`` (the rank system's WordNet counts) and ``same_synset`` (SenseBench's
+    rule) read the files; NLTK's ``Lemma.count`` and synset equality must agree."""
+    import random
+
+    reader = wordnet.wordnet()
+    keys = [line.split(" ")[0] for line in wordnet.sense_index().lines]
+    sample = random.Random(3).sample(keys, 2000) + ["bank%1:17:01::", "galore%5:00:00:many:00"]
+    for key in sample:
+        assert wordnet.lemma_count(key) == reader.lemma_from_key(key).count(), key
+    assert wordnet.lemma_count("bank%1:17:01::") > 0
+    assert wordnet.lemma_count("qwzx%1:00:00::") == 0 == wordnet.lemma_count("U")
+    for first, second in zip(sample, sample[1:] + ["dog%1:05:00::"]):
+        assert wordnet.same_synset(first, second) == (
+            reader.lemma_from_key(first).synset() == reader.lemma_from_key(second).synset())
+    assert wordnet.same_synset("dog%1:05:00::", "domestic_dog%1:05:00::")
+    assert not wordnet.same_synset("qwzx%1:00:00::", "qwzx%1:00:00::")

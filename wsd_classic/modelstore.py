@@ -45,6 +45,8 @@ FILENAME = "model.npz"
 # The self-trained word vectors of a model whose system reads embeddings, so it tags without the
 # data directory (pretrained vectors are an installed resource, named in the featurizer settings).
 VECTOR_ENTRIES = {"words": "__vector_words__", "matrix": "__vectors__"}
+# The arrays a context scorer reads (``ppr``'s knowledge graph) are stored as ``__resource_NAME``.
+RESOURCE_PREFIX = "__resource_"
 
 
 @dataclass
@@ -56,6 +58,8 @@ class TrainedSystem:
     (``tasks.catalogue.LEXICAL_SAMPLE`` or ``ALL_WORDS``): what a target is, and its candidates.
     ``discourse_weight``: how far tagging pulls the targets of one lexelt in one document towards
     each other's distributions (``systems.discourse``), the task's setting when it was trained.
+    A context scorer (``systems.System.scorer``) has no lexelt models: its ``params`` and the
+    ``resources`` it reads (named arrays) are its model.
     """
 
     task: str
@@ -65,6 +69,8 @@ class TrainedSystem:
     featurizer: Featurizer = field(default_factory=Featurizer)
     kind: str = "lexical-sample"
     discourse_weight: float = 0.0
+    params: dict = field(default_factory=dict)
+    resources: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def library_versions() -> dict[str, str]:
@@ -113,7 +119,7 @@ def save(trained: TrainedSystem, models_root: Path, task_dir: Path | None = None
     system = systems.get(trained.system)
     arrays: dict[str, np.ndarray] = {}
     lexelts = {}
-    params = system.params
+    params = trained.params or system.params
     for number, (item, model) in enumerate(sorted(trained.models.items())):
         meta, model_arrays = model.get_state()
         params = model.get_params()
@@ -124,9 +130,10 @@ def save(trained: TrainedSystem, models_root: Path, task_dir: Path | None = None
     if featurizer.embedding is not None and featurizer.embedding.vectors is not None:
         arrays.update({VECTOR_ENTRIES[name]: array
                        for name, array in featurizer.embedding.vectors.to_arrays().items()})
+    arrays.update({RESOURCE_PREFIX + name: array for name, array in trained.resources.items()})
     header = {
         "format": FORMAT, "task": trained.task, "kind": trained.kind, "system": trained.system,
-        "estimator": system.estimator.__name__, "params": params,
+        "estimator": _maker(system).__name__, "params": params,
         "feature_groups": list(system.feature_groups),
         "featurizer": featurizer.settings(), "discourse_weight": trained.discourse_weight,
         "created": time.strftime(
@@ -336,9 +343,9 @@ def load(models_root: Path, task: str, system: str) -> TrainedSystem:
     if header.get("task") != task or header.get("system") != system:
         raise WsdError(f"model is for {header.get('task')}/{header.get('system')}, "
                        f"not {task}/{system}", path)
-    if header.get("estimator") != registered.estimator.__name__:
+    if header.get("estimator") != _maker(registered).__name__:
         raise WsdError(f"model was made by {header.get('estimator')}, incompatible with this "
-                       f"version's {registered.estimator.__name__}: retrain", path)
+                       f"version's {_maker(registered).__name__}: retrain", path)
     if header.get("feature_groups") != list(registered.feature_groups):
         raise WsdError(f"model reads features {header.get('feature_groups')}, this version's "
                        f"{system} reads {list(registered.feature_groups)}: retrain", path)
@@ -355,8 +362,15 @@ def load(models_root: Path, task: str, system: str) -> TrainedSystem:
         raise WsdError(f"incompatible model file ({error}): retrain with bin/train", path) from None
     except WsdError as error:
         raise WsdError(error.message, path) from None
+    resources = {name[len(RESOURCE_PREFIX):]: archive[name]
+                 for name in archive.files if name.startswith(RESOURCE_PREFIX)}
     return TrainedSystem(task, system, models, header.get("info", {}), featurizer, kind,
-                         header.get("discourse_weight", 0.0))
+                         header.get("discourse_weight", 0.0), header["params"], resources)
+
+
+def _maker(system: systems.System) -> type:
+    """What a model of the system holds: its estimators, or its context scorer."""
+    return system.estimator or system.scorer
 
 
 def _vectors(archive, path: Path) -> WordVectors | None:

@@ -1,4 +1,11 @@
-"""WordNet 3.0 through NLTK, from Debian's ``wordnet-base`` files, without the internet.
+"""WordNet 3.0 from Debian's ``wordnet-base`` files, without the internet.
+
+Two readers, for a measured reason: this module's own (the sense index, data-file lines,
+morphy, counts) serves training, tagging and scoring, as NLTK's needs 2.5 CPU-s to load and
+answer a first lookup, this one 0.03; NLTK's (``wordnet()``) serves only what NLTK's objects
+define, SenseBench's p002 index (a position in ``wn.synsets``) and the AmbiStory rater's synset
+graph (Wu-Palmer, relations, synsets across parts of speech).
+``tests/test_wordnet.py`` checks that both give the same senses, glosses, base forms and names.
 
 NLTK 3.10 only reads corpora under its data roots and needs a ``lexnames`` file Debian does not
 ship, so ``setup()`` assembles a private NLTK data root: copies of the Debian database files plus
@@ -17,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wsd_classic import settings
+from wsd_classic.pos import KEY_POS, POINTER_POS, SYNSET_NAME_POS
 from wsd_classic.errors import WsdError
 
 DEBIAN_WORDNET = Path("/usr/share/wordnet")
@@ -127,9 +135,7 @@ def _open_files_afresh() -> None:
 os.register_at_fork(after_in_child=_open_files_afresh)
 
 
-# The synset-type digit of a sense key (``jury%1:14:00::``): WordNet's part of speech, adjective
-# satellites (5) counting as adjectives, and the data file holding the synset.
-KEY_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
+# The data file holding the synsets of each part of speech.
 DATA_FILES = {"n": "data.noun", "v": "data.verb", "a": "data.adj", "r": "data.adv"}
 
 
@@ -160,6 +166,10 @@ class SenseIndex:
         numbered = sorted((int(number), key) for key, _, number, _ in self._fields(f"{lemma}%")
                           if KEY_POS[key.partition("%")[2][0]] == pos)
         return tuple(key for _, key in numbered)
+
+    def tag_count(self, key: str) -> int:
+        """How often WordNet's sense-tagged corpora tag the sense (0 for a key WordNet lacks)."""
+        return next((int(count) for _, _, _, count in self._fields(f"{key} ")), 0)
 
     def offset(self, key: str) -> int | None:
         """The offset of the key's synset in its data file, None for a key WordNet lacks."""
@@ -233,8 +243,6 @@ class Synset:
     examples: tuple[str, ...]
 
 
-# A pointer's part of speech: adjective satellites (``s``) live in the adjective data file.
-POINTER_POS = {"n": "n", "v": "v", "a": "a", "s": "a", "r": "r"}
 # An adjective's syntactic marker, ``galore(ip)``: not part of the word.
 _ADJECTIVE_MARKER = re.compile(r"\([a-z]+\)$")
 
@@ -253,11 +261,17 @@ ALL_SYNSETS_ORDER = ("a", "r", "n", "v")
 def all_synsets() -> Iterator[Synset]:
     """Every synset, in the order of NLTK's ``all_synsets()``, parsed from the data files
     directly: NLTK builds its full synset objects, four times as slow."""
+    return (synset for _, synset in located_synsets())
+
+
+def located_synsets() -> Iterator[tuple[tuple[str, int], Synset]]:
+    """Every synset as ``all_synsets`` gives them, with its part of speech and data-file
+    offset (what ``synset_location`` gives for its senses)."""
     for pos in ALL_SYNSETS_ORDER:
         with open(checked_root() / DATA_FILES[pos], encoding="utf-8") as lines:
             for line in lines:
                 if not line[0].isspace():  # the licence's lines are indented
-                    yield _synset_of_line(line)
+                    yield (pos, int(line[:line.index(" ")])), _synset_of_line(line)
 
 
 def _synset_of_line(line: str) -> Synset:
@@ -289,6 +303,28 @@ def gloss(key: str) -> str | None:
     the data file at the offset the sense index gives; None for a key WordNet 3.0 lacks."""
     location = synset_location(key)
     return synset_at(*location).definition if location is not None else None
+
+
+@functools.lru_cache(maxsize=None)
+def synset_name(key: str) -> str | None:
+    """The name NLTK gives the sense's synset (``bank.n.01``: its first word, its part of speech
+    and its place among that word's synsets in ``index.<pos>``, among its satellites only for a
+    satellite), read without NLTK; None for a key WordNet 3.0 lacks."""
+    location = synset_location(key)
+    if location is None:
+        return None
+    pos, offset = location
+    first = synset_at(pos, offset).words[0].lower()
+    offsets = _index_offsets(pos, first)
+    name_pos = SYNSET_NAME_POS[key.partition("%")[2][0]]
+    if name_pos == "s":
+        offsets = [found for found in offsets if _is_satellite(found)]
+    return f"{first}.{name_pos}.{offsets.index(offset) + 1:02d}"
+
+
+def _is_satellite(offset: int) -> bool:
+    """Whether the adjective synset at ``offset`` is a satellite (synset type ``s``)."""
+    return _data_line(DATA_FILES["a"], offset).split(" ", 3)[2] == "s"
 
 
 def _data_line(name: str, offset: int) -> str:
@@ -362,6 +398,23 @@ def _exception_list(pos: str) -> dict[str, list[str]]:
         return {terms[0]: terms[1:] for terms in map(str.split, lines)}
 
 
+def _index_offsets(pos: str, lemma: str) -> list[int]:
+    """The synset offsets ``index.<pos>`` lists for ``lemma``, in its order."""
+    lines = _index_lines(pos)
+    line = lines[bisect.bisect_left(lines, f"{lemma} ")]
+    fields = line.split()
+    synsets = int(fields[2])
+    pointers = int(fields[3])
+    return [int(offset) for offset in fields[6 + pointers:6 + pointers + synsets]]
+
+
+@functools.lru_cache(maxsize=None)
+def _index_lines(pos: str) -> list[str]:
+    """The lines of ``index.<pos>`` without its licence, sorted as the file is."""
+    with open(checked_root() / f"index.{FILE_SUFFIX[pos]}", encoding="utf-8") as lines:
+        return [line for line in lines if not line.startswith(" ")]
+
+
 @functools.lru_cache(maxsize=None)
 def _index_lemmas(pos: str) -> frozenset[str]:
     """The lemmas of ``index.<pos>`` (its licence lines start with a space)."""
@@ -382,9 +435,27 @@ def examples(key: str) -> list[str]:
 
 
 def lemma_count(key: str) -> int:
-    """SemCor frequency of the sense (WordNet's ``cntlist``), 0 for an unknown key."""
-    lemma = lemma_of_key(key)
-    return lemma.count() if lemma is not None else 0
+    """SemCor frequency of the sense (WordNet's ``cntlist.rev``, as NLTK's ``Lemma.count``
+    reads it), 0 for an unknown key or one the list lacks."""
+    for variant in _key_variants(key):
+        if sense_index().offset(variant) is not None:
+            lines = _count_lines()
+            index = bisect.bisect_left(lines, f"{variant} ")
+            found = index < len(lines) and lines[index].startswith(f"{variant} ")
+            return int(lines[index].rsplit(" ", 1)[1]) if found else 0
+    return 0
+
+
+@functools.lru_cache(maxsize=1)
+def _count_lines() -> list[str]:
+    """``cntlist.rev``: ``sense_key sense_number tag_count`` a line, sorted by key."""
+    return (checked_root() / "cntlist.rev").read_text(encoding="utf-8").splitlines()
+
+
+def same_synset(first: str, second: str) -> bool:
+    """Whether two sense keys WordNet 3.0 knows name one synset."""
+    location = synset_location(first)
+    return location is not None and location == synset_location(second)
 
 
 def unknown_keys(keys) -> list[str]:

@@ -84,15 +84,26 @@ def held_out_split(data: allwords.TrainingData, fold: int):
     """The training data without every ``HELD_OUT_EVERY``-th SemCor file (from the ``fold``-th
     on), and the targets of those files."""
     corpus = data.corpus
-    documents = sorted({sentence.document for sentence in corpus.sentences})
-    held_out = set(documents[fold::HELD_OUT_EVERY])
-    inside = [corpus.sentences[target.sentence].document in held_out for target in corpus.targets]
-    training = [target for target, test in zip(corpus.targets, inside) if not test]
-    testing = [target for target, test in zip(corpus.targets, inside) if test]
+    training, testing = held_out_targets(corpus, fold)
     subset = dataclasses.replace(
         data, featurized=FeaturizedCorpus(allwords.as_lexical_sample(corpus, training),
                                           data.featurized.features, data.featurized.featurizer))
     return subset, testing
+
+
+def held_out_documents(corpus: AllWordsCorpus, fold: int) -> set[str]:
+    """Every ``HELD_OUT_EVERY``-th document of SemCor (sorted), from the ``fold``-th on."""
+    documents = sorted({sentence.document for sentence in corpus.sentences})
+    return set(documents[fold::HELD_OUT_EVERY])
+
+
+def held_out_targets(corpus: AllWordsCorpus, fold: int):
+    """SemCor's targets outside the held-out documents (``held_out_documents``), and those
+    inside them."""
+    held_out = held_out_documents(corpus, fold)
+    inside = [corpus.sentences[target.sentence].document in held_out for target in corpus.targets]
+    return ([target for target, test in zip(corpus.targets, inside) if not test],
+            [target for target, test in zip(corpus.targets, inside) if test])
 
 
 def held_out_corpus(data: allwords.TrainingData, testing) -> AllWordsCorpus:

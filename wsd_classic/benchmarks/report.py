@@ -9,6 +9,8 @@ from pathlib import Path
 from wsd_classic.benchmarks import ambistory, sensebench
 from wsd_classic.errors import WsdError
 from wsd_classic.report.document import Document, Section, Table
+from wsd_classic.report.references import AMBISTORY, AMBISTORY_SOURCE
+from wsd_classic.report.table import rho_text
 
 BENCHMARKS = (sensebench.BENCHMARK, ambistory.BENCHMARK)
 
@@ -62,17 +64,17 @@ def _ambistory(scores: dict) -> Document:
     rows = [("classic rater (ours), dev", f"{dev['spearman']:.3f} [{rho_low:.3f}, {rho_high:.3f}]",
              f"{dev['accuracy']:.3f} [{dev['ci95']['accuracy'][0]:.3f}, "
              f"{dev['ci95']['accuracy'][1]:.3f}]")]
-    rows += [(f"dev, {label} stories", ambistory.rho_text(figures), f"{figures['accuracy']:.3f}")
+    rows += [(f"dev, {label} stories", rho_text(figures), f"{figures['accuracy']:.3f}")
              for label, figures in dev["by_ending"].items()]
-    published = [(f"{system} ({ambistory.PUBLISHED_SOURCE})",
+    published = [(f"{system} ({AMBISTORY_SOURCE})",
                   "n/a" if rho is None else f"{rho:.3f}", f"{accuracy:.3f}")
-                 for system, (rho, accuracy) in ambistory.PUBLISHED.items()]
+                 for system, (rho, accuracy) in AMBISTORY.items()]
     table = Table("Spearman's rho and accuracy within SD [95% CI]", ("System", "rho", "accuracy"),
                   tuple(rows + published), published=frozenset(
                       range(len(rows), len(rows) + len(published))))
     ablation = Table("Dev figures of the chosen setting by feature group",
                      ("Features", "rho", "accuracy"),
-                     tuple((name, ambistory.rho_text(figures), f"{figures['accuracy']:.3f}")
+                     tuple((name, rho_text(figures), f"{figures['accuracy']:.3f}")
                            for name, figures in scores.get("ablation", {}).items()))
     return Document("AmbiStory (SemEval-2026 Task 5) ratings", (
         Section("How these figures were computed", (

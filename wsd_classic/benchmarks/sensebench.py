@@ -78,27 +78,3 @@ def figures(correct: dict[str, dict[str, dict[str, bool]]], system: str, dataset
             "parts": {part: accuracy(values).as_dict() for part, values in by_part.items()},
             "mcnemar": {"against": best, "only_this": test.only_first,
                         "only_best": test.only_second, "p_value": test.p_value}}
-
-
-def table(scores: dict[str, dict[str, dict]]) -> str:
-    """Accuracy (%) with its 95% interval per system and dataset (parts indented), best first,
-    and McNemar's p-value against the best system."""
-    lines = ["SenseBench accuracy (%; a key is right when it is a gold key or names the same "
-             "synset), 95% bootstrap interval, McNemar against the best system"]
-    for dataset in next(iter(scores.values())):
-        lines.append(f"{dataset}:")
-        ranked = sorted(scores, key=lambda system: -scores[system][dataset]["overall"]["accuracy"])
-        parts = list(scores[ranked[0]][dataset]["parts"])
-        lines.append(f"  {'system':<8}{'overall':>22}" + "".join(f"{p:>14}" for p in parts)
-                     + f"{'McNemar p':>12}")
-        for system in ranked:
-            entry = scores[system][dataset]
-            overall = entry["overall"]
-            low, high = overall["ci95"]
-            test = entry["mcnemar"]
-            versus = "best" if test["against"] == system else f"{test['p_value']:.2g}"
-            lines.append(f"  {system:<8}{100 * overall['accuracy']:>8.1f} "
-                         f"[{100 * low:5.1f}, {100 * high:5.1f}]"
-                         + "".join(f"{100 * entry['parts'][p]['accuracy']:>14.1f}" for p in parts)
-                         + f"{versus:>12}")
-    return "\n".join(lines)

@@ -24,14 +24,13 @@ from wsd_classic import settings
 from wsd_classic.cli import entry_point
 from wsd_classic.cli.options import add_location_options
 from wsd_classic.errors import WsdError
-from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE
+from wsd_classic.report import table
 from wsd_classic.benchmarks import ambistory, sensebench
 from wsd_classic.tasks import catalogue
 from wsd_classic.tasks.allwords_evaluation import evaluate, resolve_datasets
 from wsd_classic.tasks.timing import StageTimer
 
 DEFAULT_DATASETS = "senseval2,senseval3,semeval2007"
-COLUMN = 26  # width of one dataset's "P R F1 mF1" group
 
 
 def parse_args(argv):
@@ -80,7 +79,7 @@ def main(argv=None):
         with timer.stage("tag and score"):
             benchmark = sensebench.run(chosen, datasets, settings.models_dir(args.models_dir),
                                        settings.results_dir(args.out_dir), args.jobs)
-        print(sensebench.table(benchmark.scores))
+        print(table.sensebench_table(benchmark.scores))
         print()
         print(f"key files, p002 indices and scores.json in {benchmark.out_dir}/")
         print(timer.summary())
@@ -88,38 +87,8 @@ def main(argv=None):
     with timer.stage("tag and score"):
         result = evaluate(chosen, datasets, settings.models_dir(args.models_dir),
                           settings.results_dir(args.out_dir), args.jobs, task)
-    print(results_table(result.scores, [dataset.name for dataset in datasets]))
+    print(table.all_words_table(result.scores, [dataset.name for dataset in datasets]))
     print()
     print(f"keys and scores.json in {result.out_dir}/; tagging speed: " + ", ".join(
         f"{system} {rate:,.0f} targets/s" for system, rate in result.speed.items()))
     print(timer.summary())
-
-
-def results_table(scores: dict[str, dict[str, dict]], datasets: list[str]) -> str:
-    """P/R/F1 and macro F1 over senses (%) of our systems per dataset, best F1 on the first
-    dataset first, then the published F1 of Raganato et al. (2017) where it exists. Figures
-    kept from a run that did not compute the macro F1 show "-" there."""
-    header = f"{'system':<16}" + "".join(f"{name:>{COLUMN}}" for name in datasets)
-    subheader = f"{'':<16}" + f"{'P':>8}{'R':>6}{'F1':>6}{'mF1':>6}" * len(datasets)
-    lines = ["All-words WSD, Raganato et al.'s scorer (%; mF1: macro F1 over gold senses)",
-             header, subheader, "-" * len(header)]
-    ranked = sorted(scores.items(), key=lambda item: -item[1][datasets[0]]["f1"])
-    for system, figures in ranked:
-        lines.append(f"{system + ' (ours)':<16}" + "".join(
-            f"{100 * figures[name]['precision']:>8.1f}{100 * figures[name]['recall']:>6.1f}"
-            f"{100 * figures[name]['f1']:>6.1f}" + _macro_column(figures[name])
-            for name in datasets))
-    published = [(system, row) for system, row in RAGANATO_2017.items()
-                 if any(name in row for name in datasets)]
-    if published:
-        lines.append(f"published F1 [{RAGANATO_SOURCE}]:")
-        for system, row in published:
-            lines.append(f"{system:<16}" + "".join(
-                f"{row[name]:>{COLUMN}.1f}" if name in row else f"{'-':>{COLUMN}}"
-                for name in datasets))
-    return "\n".join(lines)
-
-
-def _macro_column(figures: dict) -> str:
-    macro = figures.get("macro_f1")
-    return f"{'-':>6}" if macro is None else f"{100 * macro:>6.1f}"

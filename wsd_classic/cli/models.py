@@ -4,15 +4,18 @@
 
 One row per ``<task>/<system>/model.npz``: its lexelts, creation time, the SHA-256 of the training
 file (first 12 digits), the wsd-classic/spaCy/scikit-learn versions it was made with and its size.
-A file that fails verification is listed with what is wrong and makes the exit status 1.
+A file that fails verification is listed with what is wrong and makes the exit status 1. Below
+the table: the systems ``bin/tag`` runs without a model file (``wn1``), and each task's systems
+trained on request only, marked when installed (``--json``: ``on_request`` in each record).
 """
 from __future__ import annotations
 
 import argparse
 import json
 
-from wsd_classic import modelstore, settings
+from wsd_classic import api, modelstore, settings
 from wsd_classic.cli import entry_point
+from wsd_classic.tasks import catalogue
 
 SHOWN_VERSIONS = ("wsd-classic", "spacy", "scikit-learn")
 
@@ -35,8 +38,10 @@ def main(argv=None):
                               "lexelts": model.lexelts, "created": model.created,
                               "training_sha256": model.training_sha256,
                               "versions": model.versions, "bytes": model.size,
-                              "path": str(model.path), "problem": model.problem}))
-    elif not found:
+                              "path": str(model.path), "problem": model.problem,
+                              "on_request": model.system in _on_request(model.task)}))
+        return 1 if any(model.problem for model in found) else 0
+    if not found:
         print(f"no models in {root}/ (train some with bin/train --models-dir {root})")
     else:
         rows = [[model.task, model.system, *_described(model), _size(model.size),
@@ -44,7 +49,27 @@ def main(argv=None):
                 for model in found]
         print(_aligned(["task", "system", "lexelts", "created", "training sha256",
                         "versions (" + " / ".join(SHOWN_VERSIONS) + ")", "size", "status"], rows))
+    print("\n".join(["", *_others(found)]))
     return 1 if any(model.problem for model in found) else 0
+
+
+def _on_request(task: str) -> tuple[str, ...]:
+    return catalogue.TASKS[task].on_request if task in catalogue.TASKS else ()
+
+
+def _others(found: list[modelstore.InstalledModel]) -> list[str]:
+    """The systems bin/tag takes without a model file, and each task's systems trained on
+    request only, installed or not."""
+    free = ", ".join(f"{entry.task}/{entry.system}" for entry in api.without_model_file())
+    lines = [f"bin/tag needs no model file for: {free}"]
+    usable = {(model.task, model.system) for model in found if model.problem is None}
+    for name, task in catalogue.TASKS.items():
+        if task.on_request:
+            listed = ", ".join(system + (" (installed)" if (name, system) in usable else "")
+                               for system in task.on_request)
+            lines.append(f"{name} on request (bin/train --task {name} --systems "
+                         f"{','.join(task.on_request)}): {listed}")
+    return lines
 
 
 def _aligned(header: list[str], rows: list[list[str]]) -> str:

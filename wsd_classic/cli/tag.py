@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Iterator
 
-from wsd_classic import settings, systems
+from wsd_classic import api, settings, systems
 from wsd_classic.cli import entry_point
 from wsd_classic.atomic import write_lines_atomically
 from wsd_classic.corpora.ids import ID_MAP_SUFFIX, id_map_path, write_id_map
@@ -32,10 +32,7 @@ def parse_args(argv):
     parser.add_argument("--task", help="the task the model was trained for (default: the "
                                        "all-words models when installed, else senseval2-ls; "
                                        "an all-words task with --raganato)")
-    parser.add_argument("--system", default="svm",
-                        help="one of the task's systems (default svm): " + "; ".join(
-                            f"{name}: {', '.join(task.systems)}"
-                            for name, task in catalogue.TASKS.items()))
+    parser.add_argument("--system", default="svm", help=_systems_help(_models_root(argv)))
     parser.add_argument("--format", choices=sorted({*tagging.TEXT_FORMATS,
                                                     *tagging.RAGANATO_FORMATS}),
                         help="text (default), jsonl or senseval; key or jsonl with --raganato")
@@ -87,6 +84,29 @@ def parse_args(argv):
         parser.error("--jobs applies without --scheduler (local:N starts N worker processes)")
     args.files = args.files or ["-"]
     return args
+
+
+def _models_root(argv) -> Path:
+    """``--models-dir`` from the command line, for the help: it lists what is installed there."""
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--models-dir", type=Path)
+    return settings.models_dir(early.parse_known_args(argv)[0].models_dir)
+
+
+def _systems_help(models_root: Path) -> str:
+    """What the task's systems are: those installed under ``models_root`` (unverified, as
+    listing them must stay quick; bin/models verifies), then those bin/train makes."""
+    by_task: dict[str, list[str]] = {}
+    for entry in api.installed(models_root, verified=False):
+        by_task.setdefault(entry.task, []).append(
+            entry.system + (" (on request)" if entry.on_request else ""))
+    found = "; ".join(f"{task}: {', '.join(names)}" for task, names in by_task.items())
+    trainable = "; ".join(
+        f"{name}: {', '.join([*task.systems, *(f'{system} (on request)' for system in task.on_request)])}"
+        for name, task in catalogue.TASKS.items()
+        if task.kind in (catalogue.ALL_WORDS, catalogue.LEXICAL_SAMPLE))
+    return (f"one of the task's installed systems (default svm). Installed in {models_root}/: "
+            f"{found or 'none'}. bin/train --task T [--systems LIST] makes: {trainable}")
 
 
 @entry_point

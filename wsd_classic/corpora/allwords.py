@@ -20,12 +20,10 @@ from wsd_classic import wordnet
 from wsd_classic.corpora.raganato import iter_raganato
 from wsd_classic.corpora.semcor import PARTS, read_semcor
 from wsd_classic.errors import WsdError
+from wsd_classic.pos import KEY_POS, POS_NAMES, UNIVERSAL_POS
 from wsd_classic.wordnet import morphy, wordnet_senses
 
-# The synset-type digit of a sense key (``jury%1:14:00::``) and of WordNet's POS letter.
-KEY_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
-UNIVERSAL_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
-POS_NAMES = {"n": "noun", "v": "verb", "a": "adjective", "r": "adverb"}
+# The parts of speech to look a lemma up under after its own (``_pos_preference``).
 _POS_NEIGHBOURS = {"n": "nvar", "v": "vnar", "a": "arnv", "r": "ranv"}
 # Tags outside the universal four that still name a WordNet part of speech (two-letter keys are
 # Penn Treebank tag prefixes: NN, NNS, NNP, VBD, JJR, RBS, ...).

@@ -192,6 +192,16 @@ DATASETS: dict[str, Dataset] = {dataset.name: dataset for dataset in (
         source=f"the lexEN repository (github.com/GliteTech/lexen, commit {LEXEN_COMMIT}), "
                "folder exports/raganato/lexen-v1/",
         base_url=LEXEN_URL),
+    # Optional (``corpora.syntagnet``): its licence, CC BY-NC-SA 4.0, keeps it out of the
+    # repository, and the knowledge graph is WordNet alone without it.
+    Dataset(
+        "syntagnet", "syntagnet",
+        "SyntagNet 1.0 (Maru et al., EMNLP-IJCNLP 2019; licence CC BY-NC-SA 4.0): the archive at "
+        "syntagnet.org or the public repository x-englishwordnet/syntagnet; put "
+        "collocations.yaml in syntagnet/",
+        files=(DataFile("collocations.yaml",
+                        "4dbc51a97446dd5227e7651ea5a75b3c43bd53a7e5db6df8890de91918ed0138"),),
+    ),
 )}
 
 # SHA-256 by (resolved path, size, mtime in ns): a file rewritten in place changes at least its
@@ -243,6 +253,14 @@ def locate(name: str, data_dir: str | os.PathLike | None = None, download: bool 
     Hashes are memoised per file (path, size, mtime), so calling this before each use is cheap.
     """
     return _check(_lookup(name), data_dir, download=download)
+
+
+def present(name: str, data_dir: str | os.PathLike | None = None) -> bool:
+    """Whether any of an optional dataset's files is in the data directory (``locate`` then
+    checks them all)."""
+    registered = _lookup(name)
+    root = settings.data_dir(data_dir) / registered.directory
+    return any((root / path).exists() for path in registered.paths())
 
 
 def file(name: str, filename: str, data_dir: str | os.PathLike | None = None) -> Path:

@@ -28,7 +28,7 @@ def _lemma_at(words: Sequence[str], start: int, parts: Sequence[str], pos: str) 
         return False
     for word, part in zip(words[start:start + len(parts)], parts):
         word = word.lower()
-        if word != part and wordnet.wordnet().morphy(word, pos) != part:
+        if word != part and wordnet.morphy(word, pos) != part:
             return False
     return True
 

@@ -26,6 +26,7 @@ vector lengths), and a gloss cosine is the mean of the sources' cosines.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 
@@ -41,6 +42,15 @@ from wsd_classic.preprocess.document import ProcessedInstance, has_letter
 STRATEGIES = ("average", "fractional", "exponential")
 GLOSS_PREFIX = "embgloss="
 SELF_TRAINED = "self"
+# A context embedding's dimensions say nothing one by one: ``--explain`` shows them as one.
+DIMENSION = re.compile(r"emb\d+")
+EVIDENCE_NAME = "context embedding"
+
+
+def evidence_name(feature: str) -> str:
+    """What ``--explain`` calls a feature: its name, or for a dimension of the context
+    embedding, ``context embedding``, under which every dimension's evidence is summed."""
+    return EVIDENCE_NAME if DIMENSION.fullmatch(feature) else feature
 
 
 @dataclass(frozen=True)
@@ -173,7 +183,7 @@ class ContextEmbedding:
                                  gloss_cache_bytes) for source in rule.sources]
         self._weights = decay_weights(rule.strategy, rule.window).tolist()
         self._block_scale = rule.scale / np.sqrt(len(self._sources))
-        self.names = tuple(f"emb{column}" for column in range(
+        self.names = tuple(f"emb{column}" for column in range(  # matching DIMENSION
             sum(source.vectors.dimensions for source in self._sources)))
         self._candidates: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
 

@@ -25,10 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from nltk.stem.porter import PorterStemmer
-from spacy.lang.en.stop_words import STOP_WORDS
 
 from wsd_classic import tuned, wordnet
+from wsd_classic.features.text import STOP_WORDS, stem
 from wsd_classic.features.weighted import Weighted
 from wsd_classic.preprocess.document import ProcessedInstance
 
@@ -39,14 +38,6 @@ RELATED = tuned.value("features", "gloss")["related"]
 SCALE = tuned.value("features", "gloss")["scale"]
 WORD = re.compile(r"[a-z][a-z'-]*")
 SIGNATURE_CACHE = 1 << 14  # lexelts: more than SemCor's polysemous ones (11,568)
-
-
-@functools.lru_cache(maxsize=1 << 18)
-def stem(word: str) -> str:
-    return _STEMMER.stem(word)
-
-
-_STEMMER = PorterStemmer()
 
 
 def text_stems(text: str) -> list[str]:

@@ -18,6 +18,7 @@ from wsd_classic.corpora.keys import KeyEntry, read_key
 from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.corpora.sensemap import read_sensemap
 from wsd_classic.errors import WsdError
+from wsd_classic.pos import POS_NAMES as SINGULAR_NAMES
 from wsd_classic.report import calibration as calibration_module
 from wsd_classic.report.calibration import Calibration
 from wsd_classic.scoring.learning_curve import FILENAME as CURVE_FILENAME
@@ -27,7 +28,7 @@ from wsd_classic.scoring import ratio, scorer2
 
 TOP_SUFFIX = ".top.ans"
 WEIGHTED_SUFFIX = ".ans"
-POS_NAMES = {"n": "nouns", "v": "verbs", "a": "adjectives", "r": "adverbs"}
+POS_NAMES = {pos: f"{name}s" for pos, name in SINGULAR_NAMES.items()}  # "nouns", ...
 
 
 @dataclass(frozen=True)

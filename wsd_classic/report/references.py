@@ -1,7 +1,6 @@
-"""Published results printed beside ours, each with its source.
-
-SENSEVAL-2 English lexical sample, fine-grained recall (all instances attempted by these
-systems, so recall equals precision).
+"""The published results printed beside ours, each with its source: the one list that
+``bin/train``, ``bin/evaluate``, ``bin/compare``, ``bin/report``, the benchmarks and README.md
+show (``tests/test_references.py`` checks README's and docs' rows against it).
 """
 from __future__ import annotations
 
@@ -16,19 +15,27 @@ class Reference:
     coarse: float | None = None
 
 
+# SENSEVAL-2 English lexical sample, fine-grained recall (all instances attempted by these
+# systems, so recall equals precision), best first.
 SENSEVAL2_LS = (
-    Reference("Commonest (official baseline)", 47.6,
-              "Kilgarriff 2001, English lexical sample task description, SENSEVAL-2 workshop"),
-    Reference("Lesk-corpus (official baseline)", 51.2,
-              "Kilgarriff 2001; Edmonds & Cotton 2001, SENSEVAL-2: Overview"),
-    Reference("JHU (best SENSEVAL-2 system)", 64.2,
-              "Yarowsky et al. 2001, The Johns Hopkins SENSEVAL-2 system descriptions"),
+    Reference("Iacobacci et al. 2016, IMS + word embeddings", 69.9,
+              "Iacobacci, Pilehvar & Navigli 2016, Embeddings for Word Sense Disambiguation: "
+              "An Evaluation Study, ACL"),
+    Reference("Cai et al. 2007, topic features", 68.9,
+              "Cai, Lee & Teh 2007, Improving Word Sense Disambiguation Using Topic Features, "
+              "EMNLP-CoNLL"),
+    Reference("Florian & Yarowsky 2002, classifier combination", 66.5,
+              "Florian & Yarowsky 2002, Modeling consensus, EMNLP"),
+    Reference("Lee & Ng 2002, SVM with all knowledge sources", 65.4,
+              "Lee & Ng 2002, An empirical evaluation of knowledge sources..., EMNLP"),
     Reference("IMS (Zhong & Ng 2010)", 65.3,
               "Zhong & Ng 2010, It Makes Sense, ACL demos"),
-    Reference("Lee & Ng 2002, SVM", 65.4,
-              "Lee & Ng 2002, An empirical evaluation of knowledge sources..., EMNLP"),
-    Reference("Florian & Yarowsky 2002, combination", 66.5,
-              "Florian & Yarowsky 2002, Modeling consensus, EMNLP"),
+    Reference("JHU, best SENSEVAL-2 system (Yarowsky et al. 2001)", 64.2,
+              "Yarowsky et al. 2001, The Johns Hopkins SENSEVAL-2 system descriptions"),
+    Reference("Lesk-corpus, official baseline (Kilgarriff 2001)", 51.2,
+              "Kilgarriff 2001; Edmonds & Cotton 2001, SENSEVAL-2: Overview"),
+    Reference("Commonest, official baseline (Kilgarriff 2001)", 47.6,
+              "Kilgarriff 2001, English lexical sample task description, SENSEVAL-2 workshop"),
 )
 
 # Raganato, Camacho-Collados & Navigli 2017 (EACL), F1 on the all-words datasets.
@@ -99,3 +106,10 @@ ALL_WORDS_PUBLISHED = (
                       _on_sets(81.7, 77.8, 76.3, 82.2, 83.2, 80.7),
                       {"noun": 83.9, "verb": 69.3, "adjective": 83.8, "adverb": 86.7}),
 )
+
+# AmbiStory (SemEval-2026 Task 5) test rows of Gehring & Roth (2025), Table 3: (Spearman's rho,
+# accuracy within SD); None where the source gives no rho.
+AMBISTORY = {"random": (0.000, 0.454), "majority, always 4": (None, 0.558),
+             "Llama-3-8B 0-shot": (0.462, 0.663), "GPT-4o": (0.756, 0.755),
+             "humans": (0.834, 0.892)}
+AMBISTORY_SOURCE = "Gehring & Roth 2025, Table 3, test set"

@@ -17,12 +17,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wsd_classic.corpora.allwords import UNIVERSAL_POS, key_lexelt
+from wsd_classic.corpora.allwords import key_lexelt
+from wsd_classic.pos import POS_NAMES, UNIVERSAL_POS
 from wsd_classic.scoring.raganato import RaganatoResult, instance_credit
 from wsd_classic.scoring.statistics import Interval, McNemar, bootstrap_f1_interval, mcnemar
 from wsd_classic.wordnet import wordnet_senses
 
-POS_SPLITS = {"n": "noun", "v": "verb", "a": "adjective", "r": "adverb"}
+POS_SPLITS = POS_NAMES  # the splits by part of speech are named as people name them
 MFS, LFS = "MFS", "LFS"
 SEEN_SENSE, UNSEEN_SENSE, UNSEEN_LEMMA = "seen sense", "unseen sense", "unseen lemma"
 SPLITS = (*POS_SPLITS.values(), MFS, LFS, SEEN_SENSE, UNSEEN_SENSE, UNSEEN_LEMMA)

@@ -6,10 +6,8 @@ from pathlib import Path
 from wsd_classic.answers.senseval import read_answers
 from wsd_classic.corpora.keys import read_key
 from wsd_classic.corpora.sensemap import read_sensemap
+from wsd_classic.pos import POS_NAMES
 from wsd_classic.scoring import scorer2
-
-POS_OF_SUFFIX = {"n": "n", "v": "v", "a": "a", "r": "r"}
-
 
 def figures(result: scorer2.Scorer2Result) -> dict:
     return {"precision": result.precision, "recall": result.recall,
@@ -34,8 +32,7 @@ def lexsample_scores(key_path: Path, top_answers: Path, sensemap_path: Path | No
 
     top = read_answers(top_answers)
     result = at_grains(top)
-    pos_of = {answer.instance: POS_OF_SUFFIX.get(answer.lexelt.rpartition(".")[2])
-              for answer in top}
+    pos_of = {answer.instance: _pos(answer.lexelt) for answer in top}
     result["by_pos"] = {
         pos: figures(scorer2.score(key, top, include=lambda entry, pos=pos:
                                    pos_of.get(entry.instance) == pos, quiet=True))
@@ -43,3 +40,9 @@ def lexsample_scores(key_path: Path, top_answers: Path, sensemap_path: Path | No
     if weighted_answers is not None:
         result["weighted"] = at_grains(read_answers(weighted_answers))
     return result
+
+
+def _pos(lexelt: str) -> str | None:
+    """The WordNet part of speech a lexelt's suffix names (``art.n``), None for another one."""
+    suffix = lexelt.rpartition(".")[2]
+    return suffix if suffix in POS_NAMES else None

@@ -18,8 +18,7 @@ def same_sense(answer: str, gold_keys: Sequence[str]) -> bool:
     """Whether ``answer`` is one of ``gold_keys`` or names the synset of one of them."""
     if answer in gold_keys:
         return True
-    synset = wordnet.synset_of_key(answer)
-    return synset is not None and any(wordnet.synset_of_key(key) == synset for key in gold_keys)
+    return any(wordnet.same_synset(answer, key) for key in gold_keys)
 
 
 def correct_by_instance(gold: Mapping[str, Sequence[str]],

@@ -18,7 +18,9 @@ from wsd_classic.systems.combination import Combination
 from wsd_classic.systems.commonest import Commonest
 from wsd_classic.systems.dlist import DecisionList
 from wsd_classic.systems.first_sense import database_first_sense, first_sense
+from wsd_classic.systems.hybrid import HybridScorer, HybridSVM
 from wsd_classic.systems.lesk import Lesk
+from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank
 from wsd_classic.systems.sense_ranking import SenseRanker
 from wsd_classic.systems.svm import LinearSVM
 
@@ -27,14 +29,22 @@ BackOff = Callable[[Sequence[str]], dict[str, float]]
 
 @dataclass(frozen=True)
 class System:
-    """``estimator`` (None: nothing to fit) made with ``params``; ``back_off`` for unseen lemmas;
-    ``needs_wordnet_keys``: it reads WordNet glosses, so corpora with other sense ids skip it."""
+    """``estimator`` (None: nothing to fit per lexelt) made with ``params``; ``back_off`` for
+    unseen lemmas; ``needs_wordnet_keys``: it reads WordNet glosses, so corpora with other sense
+    ids skip it; ``scorer``: a context scorer (``ppr``) that answers every target of an
+    all-words corpus at once from its context, with no estimator."""
 
     name: str
     estimator: type[SenseClassifier] | None
     params: dict = field(default_factory=dict)
     back_off: BackOff = first_sense
     needs_wordnet_keys: bool = False
+    scorer: type[PersonalisedPageRank] | type[HybridScorer] | None = None
+
+    @property
+    def has_model_file(self) -> bool:
+        """Whether it tags from a model file ``bin/train`` writes (all but ``wn1``)."""
+        return self.estimator is not None or self.scorer is not None
 
     @property
     def feature_groups(self) -> tuple[str, ...]:
@@ -42,11 +52,12 @@ class System:
 
     def make(self, **overrides) -> SenseClassifier:
         """The estimator with these parameters; a system made of others (``member_systems``) is
-        handed its members' registered parameters too."""
+        handed its members' registered parameters too, when it takes them (``member_defaults``:
+        the hybrid's svm parameters are its own)."""
         if self.estimator is None:
             raise WsdError(f"the {self.name} system has nothing to fit")
         params = {**self.params, **overrides}
-        if self.estimator.member_systems:
+        if "member_defaults" in self.estimator._get_param_names():
             params.setdefault("member_defaults", {
                 name: get(name).params for name in self.estimator.member_systems})
         return self.estimator(**params)
@@ -68,6 +79,12 @@ SYSTEMS: dict[str, System] = {system.name: system for system in (
     # Without coefficients the ranker answers as its svm member; tasks give the coefficients
     # their own held-out data chose (tasks.catalogue).
     System("rank", SenseRanker, needs_wordnet_keys=True),
+    # Knowledge-based: personalised PageRank word by word over WordNet and SyntagNet; its
+    # settings are the all-words task's (tasks.catalogue)
+    System("ppr", None, needs_wordnet_keys=True, scorer=PersonalisedPageRank),
+    # The svm and ppr mixed per target: the svm's models and ppr's graph in one model file; the
+    # mixture is the all-words task's (tasks.catalogue)
+    System("hybrid", HybridSVM, needs_wordnet_keys=True, scorer=HybridScorer),
 )}
 
 

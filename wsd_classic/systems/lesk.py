@@ -15,6 +15,7 @@ import numpy as np
 
 from wsd_classic import wordnet
 from wsd_classic.errors import WsdError
+from wsd_classic.features.text import STOP_WORDS
 from wsd_classic.systems.base import SenseClassifier, build_vocabulary
 
 BOW_PREFIX = "bow="
@@ -27,8 +28,6 @@ def gloss_lemmas(key: str) -> set[str]:
     location = wordnet.synset_location(key)
     if location is None:
         return set()
-    from spacy.lang.en.stop_words import STOP_WORDS
-
     synset = wordnet.synset_at(*location)
     text = " ".join([synset.definition, *synset.examples,
                      *(word.replace("_", " ") for word in synset.words)])

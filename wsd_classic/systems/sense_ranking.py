@@ -35,6 +35,7 @@ from wsd_classic.features import PREFIXES, pretrained_vectors
 from wsd_classic.features.embeddings import GLOSS_PREFIX as EMBEDDING_GLOSS_PREFIX
 from wsd_classic.features.gloss import PREFIX as GLOSS_PREFIX, signature_text, text_words
 from wsd_classic.features.word_vectors import unit_rows
+from wsd_classic.pos import KEY_POS
 from wsd_classic.systems.base import SenseClassifier, prefixed_senses, prefixed_values
 from wsd_classic.systems.svm import LinearSVM
 
@@ -375,7 +376,7 @@ def wordnet_rank(key: str) -> int:
 def lemma_senses(key: str) -> tuple[str, ...]:
     """The senses of the key's lemma and part of speech, in WordNet's order."""
     lemma, _, rest = key.partition("%")
-    return wordnet.wordnet_senses(lemma, wordnet.KEY_POS[rest[0]])
+    return wordnet.wordnet_senses(lemma, KEY_POS[rest[0]])
 
 
 def pair_model(features: np.ndarray, gold: np.ndarray, columns: Sequence[int],

@@ -17,6 +17,7 @@ from scipy.special import softmax
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 
+from wsd_classic.features.embeddings import evidence_name
 from wsd_classic.systems import candidates
 from wsd_classic.systems.base import (SenseClassifier, build_vocabulary, check_dense_size,
                                       feature_matrix, held_out_folds, vocabulary_names)
@@ -183,14 +184,19 @@ class LinearSVM(SenseClassifier):
         return candidates.restrict(proba, X, self.classes_, self.plain_senses_)
 
     def explain(self, X, top: int = 5) -> list[list[tuple[str, float]]]:
-        """Per instance, up to ``top`` features adding most to its best sense's decision value."""
+        """Per instance, up to ``top`` pieces of evidence adding most to its best sense's
+        decision value: a feature's coefficient times its value, the context embedding's
+        dimensions summed into one (``embeddings.evidence_name``)."""
         best = np.argmax(self.predict_proba(X), axis=1)
         matrix = self._matrix(X)
-        names = vocabulary_names(self.vocabulary_)
+        names = [evidence_name(name) for name in vocabulary_names(self.vocabulary_)]
         evidence = []
         for row, sense in enumerate(best):
-            active = matrix.indices[matrix.indptr[row]:matrix.indptr[row + 1]]
-            contributions = self.coef_[sense, active]
-            strongest = [i for i in np.argsort(-contributions)[:top] if contributions[i] > 0]
-            evidence.append([(names[active[i]], float(contributions[i])) for i in strongest])
+            cells = slice(matrix.indptr[row], matrix.indptr[row + 1])
+            active = matrix.indices[cells]
+            totals: dict[str, float] = {}
+            for index, contribution in zip(active, self.coef_[sense, active] * matrix.data[cells]):
+                totals[names[index]] = totals.get(names[index], 0.0) + float(contribution)
+            evidence.append(sorted(((name, total) for name, total in totals.items() if total > 0),
+                                   key=lambda item: -item[1])[:top])
         return evidence

@@ -179,9 +179,18 @@ def train_system(name: str, data: TrainingData, jobs: int = 1, progress: bool | 
     trained = engine.train(name, featurized, task.name, jobs, progress,
                            {**task.system_params(name), **(params or {})}, task.kind,
                            fitted, discourse_weight=task.discourse_weights.get(name, 0.0))
+    if systems.get(name).scorer is not None:  # the hybrid weighs ppr by SemCor's instances
+        support = semcor_support(data)
+        for item, model in trained.models.items():
+            model.with_support(support.get(item, 0))
     trained.info = {**data.info, "all_words_system": name,
                     "wordnet_examples": len(data.examples.sample) if wordnet_examples else 0}
     return trained
+
+
+def semcor_support(data: TrainingData) -> dict[str, int]:
+    """SemCor's training instances of each lexelt (WordNet's examples not counted)."""
+    return {lexelt.item: len(lexelt.instances) for lexelt in data.featurized.sample.lexelts}
 
 
 def train_all_words(task: Task, names: list[str], models_root: Path, data_dir=None,
@@ -193,26 +202,20 @@ def train_all_words(task: Task, names: list[str], models_root: Path, data_dir=No
 def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: int = 1,
                  task: Task = catalogue.SEMCOR, data_dir=None) -> str:
     """Train the all-words systems ``names`` on SemCor at ``semcor_root`` and save them; the
-    word vectors come from ``data_dir``."""
+    word vectors (and a context scorer's resources) come from ``data_dir``."""
     timer = StageTimer()
     trainable = [name for name in task.check_systems(names)
                  if systems.get(name).estimator is not None]
     with_features = any(systems.get(name).feature_groups for name in trainable)
-    with timer.stage("read and preprocess"):
-        data = prepare_training(
-            semcor_root, with_features=with_features, jobs=jobs,
-            with_examples=any(name in task.wordnet_examples for name in trainable),
-            featurizer=featurizer_later(task, trainable, data_dir))
-    info = data.info
-    lines = [f"SemCor ({', '.join(info['parts'])}): {len(data.corpus.sentences):,} sentences, "
-             f"{info['targets']:,} sense-tagged words in {info['lexelts']:,} lexelts "
-             f"({info['multi_sense_lexelts']:,} tagged with two senses or more, "
-             f"{info['polysemous_lexelts']:,} polysemous in SemCor or WordNet 3.0); "
-             f"{info['unknown_keys']:,} tags of senses WordNet 3.0 lacks left out"]
-    if data.examples is not None:
-        learners = [name for name in trainable if name in task.wordnet_examples]
-        lines.append(f"WordNet 3.0 examples of the polysemous lexelts' senses: "
-                     f"{len(data.examples.sample):,}, training instances for {', '.join(learners)}")
+    lines = []
+    if trainable:  # a context scorer (ppr) reads no SemCor
+        with timer.stage("read and preprocess"):
+            data = prepare_training(
+                semcor_root, with_features=with_features, jobs=jobs,
+                with_examples=any(name in task.wordnet_examples for name in trainable),
+                featurizer=featurizer_later(task, trainable, data_dir))
+        lines += _training_summary(data, [name for name in trainable
+                                          if name in task.wordnet_examples])
     # Like bin/train's lexical-sample runs: the task's models change all at once, one run at a time.
     # A system made of others takes their models trained earlier in the run (engine.train).
     earlier: dict[str, TrainedSystem] = {}
@@ -220,11 +223,26 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
             staging.staged_directory(Path(models_root) / task.name) as stage:
         for name in names:
             system = systems.get(name)
+            if system.scorer is not None and system.estimator is None:
+                with timer.stage(f"build {name}"):
+                    trained = scorer_model(name, task, data_dir)
+                with timer.stage("save"):
+                    modelstore.save(trained, models_root, task_dir=stage)
+                graph = trained.info["graph"]
+                lines.append(f"{name}: nothing to train; its {graph['graph']} graph "
+                             f"({graph['nodes']:,} synsets, {graph['edges']:,} edges) saved to "
+                             f"{modelstore.model_path(models_root, task.name, name)}")
+                continue
             if system.estimator is None:
                 lines.append(f"{name}: nothing to train (WordNet's first sense)")
                 continue
             with timer.stage(f"train {name}"):
                 trained = train_system(name, data, jobs, task=task, fitted=earlier)
+            if system.scorer is not None:  # the hybrid: its scorer's resources beside its models
+                with timer.stage(f"build {name}"):
+                    scorer = system.scorer.built(task.system_params(name), data_dir)
+                trained.resources = scorer.resources()
+                trained.info = {**trained.info, "graph": scorer.graph.header}
             if any(name in systems.get(other).estimator.member_systems
                    for other in names[names.index(name) + 1:]
                    if systems.get(other).estimator is not None):
@@ -236,3 +254,25 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
                          f"{modelstore.model_path(models_root, task.name, name)}")
     lines.append(timer.summary())
     return "\n".join(lines)
+
+
+def _training_summary(data: TrainingData, learners: list[str]) -> list[str]:
+    info = data.info
+    lines = [f"SemCor ({', '.join(info['parts'])}): {len(data.corpus.sentences):,} sentences, "
+             f"{info['targets']:,} sense-tagged words in {info['lexelts']:,} lexelts "
+             f"({info['multi_sense_lexelts']:,} tagged with two senses or more, "
+             f"{info['polysemous_lexelts']:,} polysemous in SemCor or WordNet 3.0); "
+             f"{info['unknown_keys']:,} tags of senses WordNet 3.0 lacks left out"]
+    if data.examples is not None:
+        lines.append(f"WordNet 3.0 examples of the polysemous lexelts' senses: "
+                     f"{len(data.examples.sample):,}, training instances for {', '.join(learners)}")
+    return lines
+
+
+def scorer_model(name: str, task: Task = catalogue.SEMCOR, data_dir=None) -> TrainedSystem:
+    """A context scorer's model (``ppr``): nothing fitted, its task's parameters and what it
+    reads (the knowledge graph, built from the data directory), which the header describes."""
+    scorer = systems.get(name).scorer.built(task.system_params(name), data_dir)
+    return TrainedSystem(task.name, name, {}, info={"graph": scorer.graph.header},
+                         featurizer=Featurizer(task.context), kind=task.kind,
+                         params=scorer.params, resources=scorer.resources())

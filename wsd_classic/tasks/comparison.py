@@ -103,7 +103,7 @@ def classic_systems(names: Sequence[str] | None, models_root: Path) -> list[Clas
                  if model.problem is None}
     return [ClassicSystem(task.name, system, f"{task.name}/{system}" if several else system)
             for task in tasks for system in task.systems + task.on_request
-            if (task.name, system) in installed or systems.get(system).estimator is None]
+            if (task.name, system) in installed or not systems.get(system).has_model_file]
 
 
 @dataclass(frozen=True)
@@ -216,7 +216,7 @@ def classic_keys(system: ClassicSystem, dataset: EvaluationSet, models_root: Pat
 def model_identity(system: ClassicSystem, models_root: Path) -> str:
     """SHA-256 of the package version and the model file (a system without one: its name)."""
     model = modelstore.model_path(models_root, system.task, system.system)
-    content = (registry.file_sha256(model) if systems.get(system.system).estimator is not None
+    content = (registry.file_sha256(model) if systems.get(system.system).has_model_file
                else "no model file")
     return hashlib.sha256(f"{__version__} {content}".encode()).hexdigest()
 

@@ -22,14 +22,14 @@ import os
 from collections import defaultdict
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import accumulate
+from itertools import accumulate, chain
 from pathlib import Path
 
 from spacy.tokens import Doc, Token
 
 from wsd_classic import modelstore, systems
-from wsd_classic.corpora.allwords import (AllWordsCorpus, UNIVERSAL_POS, read_raganato_corpus,
-                                          wordnet_lemma)
+from wsd_classic.corpora.allwords import (AllWordsCorpus, Sentence, Target, UNIVERSAL_POS,
+                                          read_raganato_corpus, wordnet_lemma)
 from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
 from wsd_classic.errors import WsdError
 from wsd_classic.features.featurizer import Featurizer, row, sentence_index
@@ -71,9 +71,12 @@ class Tagger:
                  discourse_weight: float | None = None, explain: bool = False):
         self.trained = trained
         self.system = systems.get(trained.system)
-        if explain and not hasattr(self.system.estimator, "explain"):
+        if explain and not hasattr(self.system.estimator or self.system.scorer, "explain"):
             raise WsdError(f"the {trained.system} system cannot explain its choices; dlist, "
-                           "svm and rank can")
+                           "svm, rank and ppr can")
+        # A context scorer (ppr) answers a whole corpus from its model's resources.
+        self.scorer = (self.system.scorer.from_resources(trained.params, trained.resources)
+                       if self.system.scorer is not None else None)
         self.back_off = back_off or self.system.back_off
         self.discourse_weight = (trained.discourse_weight if discourse_weight is None
                                  else discourse_weight)
@@ -87,7 +90,7 @@ class Tagger:
         """The ``task``/``system`` model of ``models_root``; a system with nothing to fit
         (``wn1``) has no model file and tags with the task's context rule, and no discourse
         weight: training chooses one."""
-        if systems.get(system).estimator is None:
+        if not systems.get(system).has_model_file:
             registered = catalogue.get(task)
             trained = TrainedSystem(task, system, {}, featurizer=Featurizer(registered.context),
                                     kind=registered.kind)
@@ -156,14 +159,29 @@ class Tagger:
 
     def distributions(self, corpus: AllWordsCorpus, jobs: int = 1,
                       progress: bool | None = None) -> dict[str, dict[str, float]]:
-        """The system's sense distribution of every target of a lexelt it has a model of."""
+        """The system's sense distribution of every target of a lexelt it has a model of (of
+        every target, for a context scorer)."""
+        if self.scorer is not None and self.system.estimator is None:
+            return self.scorer.distributions(corpus, jobs=jobs, progress=progress)
         models = self.trained.models
         sample = as_lexical_sample(
             corpus, (target for target in corpus.targets if target.lexelt in models))
         featurized = featurize(corpus, sample, self.trained.featurizer,
                                lambda target: self.reads_context(target.lexelt), jobs, progress)
-        return {instance: weights
-                for _, instance, weights in engine.tag(self.trained, featurized)}
+        own = {instance: weights for _, instance, weights in engine.tag(self.trained, featurized)}
+        return own if self.scorer is None else self._mixed(corpus, own, jobs, progress)
+
+    def _mixed(self, corpus: AllWordsCorpus, own: dict[str, dict[str, float]], jobs: int = 1,
+               progress: bool | None = False) -> dict[str, dict[str, float]]:
+        """A system with both lexelt models and a context scorer (``hybrid``): its models'
+        distributions ``own`` (by target id) mixed with its scorer's over the corpus."""
+        return self.scorer.mixed_distributions(
+            corpus.targets, own, self.scorer.distributions(corpus, jobs=jobs, progress=progress),
+            # the corpus's lexelts only: each estimator asked for is built, and a loaded model
+            # keeps a budget's worth (``modelstore.LazyModels``)
+            {lexelt: self.trained.models[lexelt].support_
+             for lexelt in {target.lexelt for target in corpus.targets}
+             if lexelt in self.trained.models})
 
     # --- lexical samples (--senseval) ----------------------------------------------------------
 
@@ -211,6 +229,8 @@ class Tagger:
 
         Lexelt by lexelt: its estimator is built (or found among those kept) once, its targets
         featurized and predicted, and it may then be dropped (``modelstore.LazyModels``)."""
+        if self.scorer is not None and self.system.estimator is None:
+            return self._scored_docs(docs)
         found = [list(self._doc_targets(doc)) for doc in docs]
         by_lexelt: dict[str, list[tuple[int, TextTarget]]] = defaultdict(list)
         for number, targets in enumerate(found):
@@ -237,6 +257,12 @@ class Tagger:
             for position, ((_, target), own) in enumerate(zip(entries, weights)):
                 target.weights = own
                 target.evidence = None if evidence is None else evidence[position]
+        if self.scorer is not None:
+            corpus = docs_corpus(docs, found)
+            mixed = self._mixed(corpus, {target.id: text_target.weights for target, text_target
+                                         in zip(corpus.targets, chain(*found))})
+            for target, text_target in zip(corpus.targets, chain(*found)):
+                text_target.weights = mixed[target.id]
         self._decide_docs(found)
         return found
 
@@ -255,6 +281,39 @@ class Tagger:
                     lexelts, [target.weights for target in targets], lexelts)):
                 target.senses = senses
 
+    def _scored_docs(self, docs: Sequence[Doc]) -> list[list[TextTarget]]:
+        """``tag_docs`` for a context scorer: the docs' targets as one all-words corpus, a doc
+        a document and spaCy's sentences its sentences, scored at once."""
+        found = [list(self._doc_targets(doc)) for doc in docs]
+        corpus = docs_corpus(docs, found)
+        weights = self.scorer.distributions(corpus, progress=False)
+        flat = [text_target for targets in found for text_target in targets]
+        for target, text_target in zip(corpus.targets, flat):
+            text_target.weights = weights[target.id]
+        self._decide_docs(found)
+        if self.explain:
+            for target, text_target in zip(corpus.targets, flat):
+                text_target.evidence = self.scorer.explain(corpus, target,
+                                                           text_target.senses[0][0])
+        return found
+
+
+def docs_corpus(docs: Sequence[Doc], found: Sequence[Sequence[TextTarget]]) -> AllWordsCorpus:
+    """spaCy docs as an all-words corpus: doc ``d``'s sentences as document ``d``'s, and
+    ``found[d]``, its targets (in doc order), as the corpus's targets."""
+    sentences, targets = [], []
+    for number, (doc, doc_targets) in enumerate(zip(docs, found)):
+        starts = {}
+        for sentence in doc.sents:
+            starts[sentence.start] = len(sentences)
+            sentences.append(Sentence(f"{number}.s{len(starts)}", str(number),
+                                      tuple(token.text for token in sentence)))
+        for target in doc_targets:
+            sentence = target.token.sent
+            lemma, pos = target.lexelt.rsplit(".", 1)
+            targets.append(Target(f"{number}.t{target.token.i}", lemma, pos,
+                                  starts[sentence.start], target.token.i - sentence.start))
+    return AllWordsCorpus("text", sentences, targets)
 
 def tag_raganato(path: str | os.PathLike, system: str, models_root: Path, *, jobs: int = 1,
                  progress: bool | None = None,

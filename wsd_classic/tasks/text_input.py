@@ -10,6 +10,7 @@ line and byte offset where they start.
 from __future__ import annotations
 
 import codecs
+import io
 import os
 import re
 import sys
@@ -53,6 +54,16 @@ def read_blocks(source: str, max_chars: int | None = None,
         raise WsdError(f"cannot read: {error.strerror or error}", source) from None
     with stream:
         yield from _blocks(stream, source, max_chars, on_bytes)
+
+
+def text_blocks(text: str, document: str) -> Iterator[TextBlock]:
+    """The blocks of a text given as a string, cut as those of a file holding it."""
+    try:
+        encoded = text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise WsdError(f"not text: character {error.start} is a lone surrogate "
+                       f"({text[error.start]!r})", document) from None
+    yield from _blocks(io.BytesIO(encoded), document, MAX_BLOCK_CHARS, None)
 
 
 def _blocks(stream: BinaryIO, name: str, max_chars: int,

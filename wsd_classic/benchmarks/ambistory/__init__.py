@@ -18,6 +18,5 @@ The classic way, in three steps:
 The benchmark's entry points are re-exported here for ``cli`` and ``report``.
 """
 from wsd_classic.benchmarks.ambistory.jobs import BENCHMARK, evaluate_job, train_job
-from wsd_classic.benchmarks.ambistory.results import PUBLISHED, PUBLISHED_SOURCE, rho_text
 
-__all__ = ["BENCHMARK", "PUBLISHED", "PUBLISHED_SOURCE", "evaluate_job", "rho_text", "train_job"]
+__all__ = ["BENCHMARK", "evaluate_job", "train_job"]

@@ -17,7 +17,7 @@ from wsd_classic.benchmarks.ambistory.ceiling import component_agreement
 from wsd_classic.benchmarks.ambistory.features import (FEATURES, RATER_GROUPS, FeaturizedSplit,
                                                        featurize)
 from wsd_classic.benchmarks.ambistory.rater import PlausibilityRater
-from wsd_classic.benchmarks.ambistory.results import by_ending, results_table, rho_text
+from wsd_classic.benchmarks.ambistory.results import by_ending
 from wsd_classic.benchmarks.ambistory.selection import (choose, held_out_predictions,
                                                         homonym_folds, score_split,
                                                         with_dev_figures)
@@ -28,6 +28,7 @@ from wsd_classic.benchmarks.ambistory.support import add_support, fill_support, 
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.ambistory import read_ambistory
 from wsd_classic.errors import WsdError
+from wsd_classic.report.table import ambistory_table, rho_text
 from wsd_classic.scoring.ambistory import prediction_lines, score_intervals
 from wsd_classic.tasks import staging
 from wsd_classic.tasks.timing import StageTimer
@@ -184,7 +185,7 @@ def _predict_and_write(splits: dict[str, FeaturizedSplit], rater: PlausibilityRa
                                 "by_ending": by_ending(split, integers)}
         write_json_atomically(stage / "scores.json",
                               {**scores, **extra, "params": rater.get_params()})
-    return results_table(scores["dev"]) + f"\npredictions (dev, test) in {out_dir}/; the " \
+    return ambistory_table(scores["dev"]) + f"\npredictions (dev, test) in {out_dir}/; the " \
         "test figures are not computed here: the data directory holds only the redacted test file"
 
 

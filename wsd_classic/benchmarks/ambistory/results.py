@@ -1,4 +1,5 @@
-"""The dev figures as the task reports them, split by ending, beside the published test rows."""
+"""The dev figures split by ending (the table beside the published test rows is
+``report.table.ambistory_table``)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -7,12 +8,6 @@ import numpy as np
 
 from wsd_classic.benchmarks.ambistory.features import FeaturizedSplit
 from wsd_classic.benchmarks.ambistory.selection import score_split
-
-# The published test rows of Gehring & Roth (2025), Table 3 (Spearman, accuracy within SD).
-PUBLISHED = {"random": (0.000, 0.454), "majority (always 4)": (None, 0.558),
-             "Llama-3-8B 0-shot": (0.462, 0.663), "GPT-4o": (0.756, 0.755),
-             "humans": (0.834, 0.892)}
-PUBLISHED_SOURCE = "Gehring & Roth 2025, Table 3, test set"
 
 
 def by_ending(split: FeaturizedSplit, integers: np.ndarray) -> dict[str, dict]:
@@ -25,19 +20,3 @@ def by_ending(split: FeaturizedSplit, integers: np.ndarray) -> dict[str, dict]:
                                Counter(), [])
         figures[label] = score_split(part, integers[chosen]).as_dict()
     return figures
-
-
-def rho_text(figures: dict) -> str:
-    return "n/a" if figures["spearman"] is None else f"{figures['spearman']:.3f}"
-
-
-def results_table(dev: dict) -> str:
-    lines = ["AmbiStory: Spearman's rho and accuracy within SD (the task's scoring)",
-             f"{'':<34}{'rho':>7}{'acc':>7}",
-             f"{'classic rater (ours), dev':<34}{rho_text(dev):>7}{dev['accuracy']:>7.3f}"]
-    for label, figures in dev["by_ending"].items():
-        lines.append(f"{'  ' + label:<34}{rho_text(figures):>7}{figures['accuracy']:>7.3f}")
-    lines.append(f"published, {PUBLISHED_SOURCE}:")
-    for system, (rho, accuracy) in PUBLISHED.items():
-        lines.append(f"{system:<34}{'n/a' if rho is None else f'{rho:.3f}':>7}{accuracy:>7.3f}")
-    return "\n".join(lines)

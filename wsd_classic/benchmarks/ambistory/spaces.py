@@ -16,11 +16,12 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 
 from wsd_classic import wordnet
 from wsd_classic.benchmarks.ambistory import text
-from wsd_classic.benchmarks.ambistory.text import stem, stems
+from wsd_classic.benchmarks.ambistory.text import stems
 from wsd_classic.corpora import registry
 from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.corpora.semcor import PARTS as SEMCOR_PARTS
 from wsd_classic.corpora.semcor import read_semcor
+from wsd_classic.features.text import stem
 from wsd_classic.errors import WsdError
 from wsd_classic.features import pretrained_vectors, word_vectors
 from wsd_classic.features.embeddings import SELF_TRAINED

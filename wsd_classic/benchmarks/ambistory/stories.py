@@ -113,6 +113,6 @@ def story_distributions(targets: Sequence[StoryTarget], models_root: Path, jobs:
     for target, target_id in ids.items():
         synsets: dict[str, float] = defaultdict(float)
         for key, weight in tagged[target_id].senses:
-            synsets[wordnet.synset_of_key(key).name()] += weight
+            synsets[wordnet.synset_name(key)] += weight
         distributions[target] = dict(synsets)
     return distributions

@@ -8,38 +8,26 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from nltk.stem.porter import PorterStemmer
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
 from wsd_classic import wordnet
+from wsd_classic.features.text import SCIKIT_LEARN_STOP_WORDS, stem
 
 WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*|[^\w\s]")
 
 
 def content_words(text: str) -> set[str]:
     return {word.lower() for word in WORD.findall(text)
-            if word[0].isalnum() and word.lower() not in ENGLISH_STOP_WORDS}
-
-
-@functools.lru_cache(maxsize=1)
-def _stemmer() -> PorterStemmer:
-    return PorterStemmer()
-
-
-@functools.lru_cache(maxsize=1 << 17)
-def stem(word: str) -> str:
-    return _stemmer().stem(word)
+            if word[0].isalnum() and word.lower() not in SCIKIT_LEARN_STOP_WORDS}
 
 
 def stems(text: str) -> list[str]:
     return [stem(word.lower()) for word in WORD.findall(text)
-            if word[0].isalnum() and word.lower() not in ENGLISH_STOP_WORDS]
+            if word[0].isalnum() and word.lower() not in SCIKIT_LEARN_STOP_WORDS]
 
 
 def story_words(text: str, exclude: set[str]) -> list[str]:
     """The distinct content words of a text, lower-cased, those whose stem is excluded aside."""
     return list(dict.fromkeys(word.lower() for word in WORD.findall(text)
-                              if word[0].isalpha() and word.lower() not in ENGLISH_STOP_WORDS
+                              if word[0].isalpha() and word.lower() not in SCIKIT_LEARN_STOP_WORDS
                               and stem(word.lower()) not in exclude))
 
 

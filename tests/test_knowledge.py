@@ -1,0 +1,183 @@
+"""The knowledge-based system's parts: SyntagNet's reader, the knowledge graph (its edges, npz
+form and identity), personalised PageRank against a dense solution, the word-by-word walk's
+linearity, and the graph without SyntagNet."""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+import scipy.sparse
+
+from wsd_classic import wordnet
+from wsd_classic.corpora import registry, syntagnet
+from wsd_classic.corpora.allwords import AllWordsCorpus, Sentence, Target
+from wsd_classic.errors import WsdError
+from wsd_classic.knowledge import graph as knowledge_graph, pagerank
+from wsd_classic.knowledge.graph import RELATION_BIT, RELATIONS, KnowledgeGraph
+from wsd_classic.knowledge.word_to_word import WalkSettings, WordToWord, contexts
+
+from conftest import FIXTURES, assert_error_at
+
+SYNTAGNET = FIXTURES / "syntagnet" / "collocations.yaml"
+
+
+def test_syntagnet_reader_reads_pairs_and_undoubles_apostrophes():
+    assert list(syntagnet.read_syntagnet(SYNTAGNET)) == [
+        ("bank%1:17:01::", "river%1:17:00::"), ("bank%1:17:01::", "sit%2:35:00::"),
+        ("coup_d'etat%1:04:00::", "stage%2:36:00::"),
+        ("interest%1:21:00::", "rate%1:21:00::")]
+
+
+def test_syntagnet_reader_names_a_malformed_line():
+    assert_error_at(lambda path: list(syntagnet.read_syntagnet(path)),
+                    FIXTURES / "syntagnet" / "malformed.yaml", 5, "not a SyntagNet line")
+
+
+def test_syntagnet_is_optional_but_checked_when_present(tmp_path):
+    assert syntagnet.located(tmp_path) is None
+    (tmp_path / "syntagnet").mkdir()
+    (tmp_path / "syntagnet" / "collocations.yaml").write_text("# SyntagNet 1.0\n")
+    with pytest.raises(WsdError, match="SHA-256"):
+        syntagnet.located(tmp_path)
+    assert "CC BY-NC-SA 4.0" in registry.DATASETS["syntagnet"].source
+
+
+# A miniature WordNet: real synsets (so that real sense keys find them), pointers of every
+# relation the graph takes, and one (domain) it leaves out.
+KEYS = ("bank%1:17:01::", "river%1:17:00::", "sit%2:35:00::", "coup_d'etat%1:04:00::",
+        "stage%2:36:00::", "interest%1:21:00::", "rate%1:21:00::")
+SYMBOLS = ("@", "#m", "&", "^", "=", "*", ">", "$", "!", "+", "\\", ";c")
+
+
+def pointer_pair(number: int) -> tuple[int, int]:
+    """The synsets pointer ``number`` joins: neighbours, then (from the 8th) every other one."""
+    return number % len(KEYS), (number + 1 + number // len(KEYS)) % len(KEYS)
+
+
+def miniature():
+    located = [wordnet.synset_location(key) for key in KEYS]
+    pointers = {location: [] for location in located}
+    for number, symbol in enumerate(SYMBOLS):
+        first, second = pointer_pair(number)
+        pointers[located[first]].append((symbol, *located[second]))
+    return [(location, wordnet.Synset((KEYS[number].partition("%")[0],),
+                                      tuple(pointers[location]), "", ()))
+            for number, location in enumerate(located)]
+
+
+def test_graph_has_an_edge_for_each_relation_and_syntagnet_pair():
+    graph = knowledge_graph.build(SYNTAGNET, miniature())
+    relations = graph.relations
+    assert graph.size == len(KEYS)
+    assert (relations != relations.T).nnz == 0
+    for number, symbol in enumerate(SYMBOLS[:-1]):
+        first, second = pointer_pair(number)
+        name = next(name for name, symbols in RELATIONS.items() if symbol in symbols)
+        assert relations[first, second] & RELATION_BIT[name], (symbol, name)
+    assert relations[pointer_pair(len(SYMBOLS) - 1)] == 0  # the domain pointer's
+    syntagnet_pairs = {(KEYS.index(head), KEYS.index(partner))
+                       for head, partner in syntagnet.read_syntagnet(SYNTAGNET)}
+    for first, second in syntagnet_pairs:
+        assert relations[first, second] & RELATION_BIT["syntagnet"]
+    assert graph.header["edges_by_relation"]["syntagnet"] == len(syntagnet_pairs)
+    assert graph.name == knowledge_graph.WITH_SYNTAGNET
+    assert knowledge_graph.build(None, miniature()).name == knowledge_graph.WORDNET
+
+
+def test_graph_round_trips_through_npz_with_its_identity(tmp_path):
+    graph = knowledge_graph.build(SYNTAGNET, miniature())
+    graph.save(tmp_path / "graph.npz")
+    loaded = KnowledgeGraph.load(tmp_path / "graph.npz")
+    assert (loaded.relations != graph.relations).nnz == 0
+    assert loaded.header == graph.header
+    assert loaded.node("bank%1:17:01::") == graph.node("bank%1:17:01::") == 0
+    assert loaded.identity == knowledge_graph.identity(SYNTAGNET)
+    assert knowledge_graph.identity(SYNTAGNET) != knowledge_graph.identity(None)
+
+
+def test_damaged_graph_is_one_error(tmp_path):
+    (tmp_path / "graph.npz").write_bytes(b"not an npz")
+    with pytest.raises(WsdError, match="damaged knowledge graph"):
+        KnowledgeGraph.load(tmp_path / "graph.npz")
+
+
+def small_walk():
+    """A weighted undirected graph of six nodes, one of them isolated."""
+    rows, columns, weights = zip(*[(0, 1, 1.0), (1, 2, 2.0), (2, 0, 1.0), (2, 3, 1.0),
+                                   (3, 4, 3.0)])
+    adjacency = scipy.sparse.coo_matrix((weights, (rows, columns)), shape=(6, 6))
+    return pagerank.transition(scipy.sparse.csr_matrix(adjacency + adjacency.T))
+
+
+def test_pagerank_matches_the_dense_solution():
+    walk, damping = small_walk(), 0.85
+    restart = np.array([[0.5, 0.0], [0.0, 0.0], [0.0, 0.0], [0.5, 0.0], [0.0, 0.0],
+                        [0.0, 1.0]])
+    dense = walk.toarray().astype(float)
+    exact = (1 - damping) * np.linalg.solve(np.eye(6) - damping * dense, restart)
+    ranks = pagerank.personalised_pagerank(walk, restart, damping, iterations=200)
+    np.testing.assert_allclose(ranks, exact, atol=1e-5)
+    np.testing.assert_allclose(ranks.sum(axis=0), 1.0, atol=1e-5)
+    assert ranks[5, 1] == pytest.approx(1.0)  # the isolated node keeps its mass
+
+
+def test_pagerank_is_linear_in_its_personalisation():
+    walk = small_walk()
+    first, second = np.eye(6)[:, [0]], np.eye(6)[:, [4]]
+    joint = pagerank.personalised_pagerank(walk, 0.3 * first + 0.7 * second, 0.85, 30)
+    summed = (0.3 * pagerank.personalised_pagerank(walk, first, 0.85, 30)
+              + 0.7 * pagerank.personalised_pagerank(walk, second, 0.85, 30))
+    np.testing.assert_allclose(joint, summed, atol=1e-6)
+
+
+@pytest.fixture(scope="module")
+def wordnet_graph(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.mktemp("cache")))
+        return knowledge_graph.obtain(tmp_path_factory.mktemp("no-data"), quiet=True)
+
+
+def corpus_of(*sentences: tuple[str, ...]) -> AllWordsCorpus:
+    """Sentences of ``lemma.pos`` words, every word a target, all in one document."""
+    targets = [Target(f"s{number}.t{position}", *word.rsplit(".", 1), number, position)
+               for number, words in enumerate(sentences) for position, word in enumerate(words)]
+    return AllWordsCorpus("test", [Sentence(f"s{number}", "d", words)
+                                   for number, words in enumerate(sentences)], targets)
+
+
+def test_word_to_word_sums_the_context_words_walks(wordnet_graph):
+    corpus = corpus_of(("bank.n", "river.n", "water.n", "bank.n"), ("interest.n", "rate.n"))
+    walker = WordToWord(wordnet_graph, WalkSettings(iterations=10))
+    scores = walker.scores(corpus, corpus.targets)
+    target = corpus.targets[0]
+    context = contexts(corpus, [target], window=0)[0]
+    assert context == Counter({"river.n": 1, "water.n": 1})  # its own lemma left out
+    restarts = [walker.restart(lexelt) for lexelt in context]
+    joint = walker.ranks([(np.concatenate([nodes for nodes, _ in restarts]),
+                           np.concatenate([weights for _, weights in restarts]))])[:, 0]
+    candidates = wordnet_graph.nodes(wordnet.wordnet_senses("bank", "n"))
+    np.testing.assert_allclose(scores[target.id], joint[candidates], rtol=1e-4)
+    distributions = walker.distributions(corpus)
+    bank = distributions[target.id]
+    assert list(bank) == list(wordnet.wordnet_senses("bank", "n"))
+    assert sum(bank.values()) == pytest.approx(1.0)
+    np.testing.assert_allclose(list(bank.values()),
+                               scores[target.id] / scores[target.id].sum(), rtol=1e-6)
+    assert distributions["s0.t1"] == {"river%1:17:00::": 1.0}
+
+
+def test_a_target_without_context_gets_an_even_distribution(wordnet_graph):
+    corpus = corpus_of(("bank.n",))
+    weights = list(WordToWord(wordnet_graph).distributions(corpus)["s0.t0"].values())
+    assert weights == [pytest.approx(1 / len(weights))] * len(wordnet.wordnet_senses("bank", "n"))
+
+
+def test_missing_syntagnet_is_said_in_one_line(tmp_path, monkeypatch, capsys, wordnet_graph):
+    monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path / "cache"))
+    knowledge_graph.graph_path(None).parent.mkdir(parents=True)
+    wordnet_graph.save(knowledge_graph.graph_path(None))
+    graph = knowledge_graph.obtain(tmp_path / "data")
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and "SyntagNet is not in the data directory" in lines[0]
+    assert graph.name == knowledge_graph.WORDNET

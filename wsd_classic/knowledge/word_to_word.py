@@ -1,0 +1,211 @@
+"""Personalised PageRank word by word (UKB's ``ppr_w2w``, Agirre, López de Lacalle & Soroa
+2014): each target's candidate synsets scored by a walk over the knowledge graph that restarts
+at the senses of the other content words of its context.
+
+PageRank is linear in its personalisation, so the walk of a context is the sum of the walks of
+its words: one walk per distinct context lexelt (``lemma.pos``), reused for every target whose
+window holds it, gives each target's word-by-word score exactly; the walks go through the graph
+in blocks, one sparse-times-dense product per iteration for a whole block.
+"""
+from __future__ import annotations
+
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from tqdm import tqdm
+
+from wsd_classic import wordnet
+from wsd_classic.corpora.allwords import AllWordsCorpus, Target
+from wsd_classic.knowledge import pagerank
+from wsd_classic.knowledge.graph import RELATIONS, KnowledgeGraph
+from wsd_classic.workers import in_workers
+
+# Personalisation vectors walked together: a block's dense matrices take 2 x 4 bytes x 117,659
+# synsets x 256 = 240 MB.
+BLOCK = 256
+EXPLAINED = 3  # context senses and edges ``explain`` names
+
+
+@dataclass(frozen=True)
+class WalkSettings:
+    """``window``: the sentences on each side of the target's, within its document, whose
+    content words are its context; ``damping`` and ``iterations`` of the walk;
+    ``sense_counts``: a context word's senses share its restart mass by WordNet's tag counts
+    + 1 (else evenly); ``syntagnet``: whether the graph holds SyntagNet's pairs (when the data
+    directory has them); ``syntagnet_weight``: the weight of their edges, WordNet's being 1."""
+
+    window: int = 0
+    damping: float = 0.85
+    iterations: int = 30
+    sense_counts: bool = True
+    syntagnet: bool = True
+    syntagnet_weight: float = 1.0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def candidates(target: Target) -> tuple[str, ...]:
+    return wordnet.wordnet_senses(target.lemma, target.pos)
+
+
+def contexts(corpus: AllWordsCorpus, targets: Sequence[Target],
+             window: int) -> list[Counter]:
+    """For each of ``targets``, the lexelts of the corpus's targets in its window of sentences
+    (how often each occurs), its own lexelt left out."""
+    by_sentence: dict[int, list[str]] = defaultdict(list)
+    for target in corpus.targets:
+        by_sentence[target.sentence].append(target.lexelt)
+    documents = [sentence.document for sentence in corpus.sentences]
+    found = []
+    for target in targets:
+        document = documents[target.sentence]
+        window_lexelts = Counter(
+            lexelt
+            for sentence in range(max(0, target.sentence - window),
+                                  min(len(documents), target.sentence + window + 1))
+            if documents[sentence] == document for lexelt in by_sentence[sentence])
+        del window_lexelts[target.lexelt]
+        found.append(window_lexelts)
+    return found
+
+
+class WordToWord:
+    """The word-by-word walk of ``settings`` over ``graph``."""
+
+    def __init__(self, graph: KnowledgeGraph, settings: WalkSettings = WalkSettings()):
+        self.graph = graph
+        self.settings = settings
+        self.walk = pagerank.transition(graph.weighted(settings.syntagnet_weight))
+
+    def restart(self, lexelt: str) -> tuple[np.ndarray, np.ndarray]:
+        """The nodes of the lexelt's senses and the share of a unit of restart mass each gets."""
+        keys = wordnet.wordnet_senses(*lexelt.rsplit(".", 1))
+        if self.settings.sense_counts:
+            index = wordnet.sense_index()
+            weights = np.array([index.tag_count(key) + 1.0 for key in keys])
+        else:
+            weights = np.ones(len(keys))
+        return self.graph.nodes(keys), weights / weights.sum()
+
+    def ranks(self, restarts: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+        """The walk's ranks (nodes x restarts) for a block of restart distributions."""
+        block = np.zeros((self.graph.size, len(restarts)), dtype=np.float32)
+        for column, (nodes, weights) in enumerate(restarts):
+            np.add.at(block[:, column], nodes, weights)
+        return pagerank.personalised_pagerank(self.walk, block, self.settings.damping,
+                                              self.settings.iterations)
+
+    def distributions(self, corpus: AllWordsCorpus, targets: Sequence[Target] | None = None,
+                      jobs: int = 1, progress: bool | None = None
+                      ) -> dict[str, dict[str, float]]:
+        """Each target's distribution over all its WordNet 3.0 candidates (WordNet's order,
+        weights summing to 1), by target id: its candidates' ranks in the walk restarting at
+        the senses of its context's other content words (``contexts``), normalised. A target
+        whose candidates the walk never reaches (no context) gets an even distribution.
+        ``targets``: those to score (all the corpus's when None); the context is always every
+        content word the corpus has."""
+        targets = corpus.targets if targets is None else targets
+        ambiguous = [target for target in targets if len(candidates(target)) > 1]
+        scores = self.scores(corpus, ambiguous, jobs, progress)
+        found = {}
+        for target in targets:
+            keys = candidates(target)
+            own = scores.get(target.id)
+            total = 0.0 if own is None else float(own.sum())
+            weights = own / total if total > 0 else np.full(len(keys), 1.0 / len(keys))
+            found[target.id] = dict(zip(keys, weights.tolist()))
+        return found
+
+    def scores(self, corpus: AllWordsCorpus, targets: Sequence[Target], jobs: int = 1,
+               progress: bool | None = None) -> dict[str, np.ndarray]:
+        """The summed ranks of each target's candidates over its context's walks, by id."""
+        users: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        for number, context in enumerate(contexts(corpus, targets, self.settings.window)):
+            for lexelt, count in context.items():
+                users[lexelt].append((number, count))
+        lexelts = sorted(users)
+        nodes = [self.graph.nodes(candidates(target)) for target in targets]
+        blocks = [lexelts[start:start + BLOCK] for start in range(0, len(lexelts), BLOCK)]
+        global _running
+        _running = (self, users, nodes)
+        totals = [np.zeros(len(own), dtype=np.float64) for own in nodes]
+        bar = tqdm(total=len(lexelts), desc="ppr walks", unit="word",
+                   disable=not (sys.stderr.isatty() if progress is None else progress),
+                   file=sys.stderr)
+        try:
+            for block, partial in zip(blocks, in_workers(_block_scores, blocks, jobs)):
+                for number, values in partial.items():
+                    totals[number] += values
+                bar.update(len(block))
+        finally:
+            _running = None
+            bar.close()
+        return {target.id: total for target, total in zip(targets, totals)}
+
+    def explain(self, context: Counter, best: str) -> list[tuple[str, float]]:
+        """What carried the walk's mass to ``best`` (a sense key): the context senses whose
+        own walks give it the most (their share of its score), then the edges into it that
+        carried the most (their share of the mass arriving over edges)."""
+        lexelts = list(context)
+        senses = [(lexelt, key, node, share * context[lexelt])
+                  for lexelt in lexelts
+                  for key, node, share in zip(wordnet.wordnet_senses(*lexelt.rsplit(".", 1)),
+                                              *self.restart(lexelt))]
+        if not senses:
+            return []
+        target = self.graph.node(best)
+        single = self.ranks([(np.array([node]), np.array([1.0]))
+                             for _, _, node, _ in senses])[target]
+        given = np.array([weight for *_, weight in senses]) * single
+        evidence = [(f"context {senses[i][1]}", float(given[i] / given.sum()))
+                    for i in np.argsort(-given)[:EXPLAINED] if given[i] > 0]
+        joint = self.ranks([self._joint_restart(senses)])[:, 0]
+        row = slice(self.walk.indptr[target], self.walk.indptr[target + 1])
+        neighbours = self.walk.indices[row]
+        # an isolated synset's loop to itself is no edge
+        carried = np.where(neighbours != target, self.walk.data[row] * joint[neighbours], 0.0)
+        relation_bits = self.graph.relations[target, neighbours].toarray().ravel()
+        for i in np.argsort(-carried)[:EXPLAINED]:
+            if carried[i] > 0:
+                evidence.append((f"edge {_relation_names(relation_bits[i])} "
+                                 f"{self._describe(neighbours[i])}",
+                                 float(carried[i] / carried.sum())))
+        return evidence
+
+    def _joint_restart(self, senses) -> tuple[np.ndarray, np.ndarray]:
+        nodes = np.array([node for _, _, node, _ in senses])
+        weights = np.array([weight for *_, weight in senses])
+        return nodes, weights / weights.sum()
+
+    def _describe(self, node: int) -> str:
+        """A synset by its first word and location: ``bank.n@08420278``."""
+        pos, offset = self.graph.location(node)
+        return f"{wordnet.synset_at(pos, offset).words[0]}.{pos}@{offset:08d}"
+
+
+# The walk, its context users and candidate nodes of the running ``scores``, for its forked
+# workers to share rather than receive with every block.
+_running = None
+
+
+def _block_scores(block: list[str]) -> dict[int, np.ndarray]:
+    """The ranks the walks of a block of context lexelts give their targets' candidates."""
+    walker, users, nodes = _running
+    ranks = walker.ranks([walker.restart(lexelt) for lexelt in block])
+    partial: dict[int, np.ndarray] = {}
+    for column, lexelt in enumerate(block):
+        for number, count in users[lexelt]:
+            values = count * ranks[nodes[number], column].astype(np.float64)
+            if number in partial:
+                partial[number] += values
+            else:
+                partial[number] = values
+    return partial
+
+
+def _relation_names(bits: int) -> str:
+    return "+".join(name for number, name in enumerate(RELATIONS) if bits & (1 << number))
