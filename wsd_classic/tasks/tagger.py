@@ -36,6 +36,7 @@ from wsd_classic.features.featurizer import Featurizer, row, sentence_index
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.preprocess.pipeline import to_processed, with_looked_up_context
 from wsd_classic.modelstore import TrainedSystem
+from wsd_classic.pos import SPACY_TAGS
 from wsd_classic.systems import BackOff, discourse
 from wsd_classic.wordnet import wordnet_senses
 from wsd_classic.tasks import catalogue, engine
@@ -44,8 +45,6 @@ from wsd_classic.tasks.catalogue import Task
 
 Senses = list[tuple[str, float]]
 PARTICLE_DEPENDENCY = "prt"
-COARSE_POS = {"n": ("NOUN",), "v": ("VERB",), "a": ("ADJ",), "r": ("ADV",),
-              "unk": ("NOUN", "VERB", "ADJ", "ADV")}
 
 
 @dataclass(frozen=True)
@@ -200,7 +199,9 @@ class Tagger:
         found = {}
         for item in self.trained.models:
             lexelt = Lexelt(item)
-            for pos in COARSE_POS[lexelt.pos]:
+            # a lexelt of no known part of speech ("unk") matches a word of any
+            for pos in ((SPACY_TAGS[lexelt.pos],) if lexelt.pos in SPACY_TAGS
+                        else tuple(UNIVERSAL_POS)):
                 found[(lexelt.lemma.lower(), pos)] = item
         return found
 
