@@ -12,8 +12,8 @@ whose SemCor senses is a candidate, gets the system's back-off: WordNet's first 
 and ``dlist`` (as IMS does). ``mfs`` is the published SemCor MFS baseline (Raganato et al. 2017),
 which knows SemCor's counts only: it takes the candidate first in WordNet's database order
 instead, since WordNet's first sense is the ``wn1`` baseline's answer (docs/choices.md:
-``python -m bench semcor --mfs-back-offs``). Every target gets exactly one key. A lexical-sample model's answer is its distribution, senses of no weight left
-out.
+``python -m bench semcor --mfs-back-offs``). Every target gets exactly one key. A lexical-sample
+model's answer is its distribution, senses of no weight left out.
 """
 from __future__ import annotations
 
