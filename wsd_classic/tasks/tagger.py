@@ -259,11 +259,7 @@ class Tagger:
                 target.weights = own
                 target.evidence = None if evidence is None else evidence[position]
         if self.scorer is not None:
-            corpus = docs_corpus(docs, found)
-            mixed = self._mixed(corpus, {target.id: text_target.weights for target, text_target
-                                         in zip(corpus.targets, chain(*found))})
-            for target, text_target in zip(corpus.targets, chain(*found)):
-                text_target.weights = mixed[target.id]
+            self._rescored(docs, found, mix=True)
         self._decide_docs(found)
         return found
 
@@ -286,17 +282,29 @@ class Tagger:
         """``tag_docs`` for a context scorer: the docs' targets as one all-words corpus, a doc
         a document and spaCy's sentences its sentences, scored at once."""
         found = [list(self._doc_targets(doc)) for doc in docs]
-        corpus = docs_corpus(docs, found)
-        weights = self.scorer.distributions(corpus, progress=False)
-        flat = [text_target for targets in found for text_target in targets]
-        for target, text_target in zip(corpus.targets, flat):
-            text_target.weights = weights[target.id]
+        corpus, flat = self._rescored(docs, found, mix=False)
         self._decide_docs(found)
         if self.explain:
             for target, text_target in zip(corpus.targets, flat):
                 text_target.evidence = self.scorer.explain(corpus, target,
                                                            text_target.senses[0][0])
         return found
+
+    def _rescored(self, docs: Sequence[Doc], found: list[list[TextTarget]],
+                  mix: bool) -> tuple[AllWordsCorpus, list[TextTarget]]:
+        """The docs' targets as one all-words corpus (``docs_corpus``), their weights the
+        context scorer's (``mix``: mixed with those the lexelt models gave them, ``_mixed``);
+        returns the corpus and the targets in its order."""
+        corpus = docs_corpus(docs, found)
+        flat = list(chain(*found))
+        if mix:
+            weights = self._mixed(corpus, {target.id: text_target.weights
+                                           for target, text_target in zip(corpus.targets, flat)})
+        else:
+            weights = self.scorer.distributions(corpus, progress=False)
+        for target, text_target in zip(corpus.targets, flat):
+            text_target.weights = weights[target.id]
+        return corpus, flat
 
 
 def docs_corpus(docs: Sequence[Doc], found: Sequence[Sequence[TextTarget]]) -> AllWordsCorpus:
