@@ -170,6 +170,36 @@ def test_feature_matrix_scales_each_binary_part_to_unit_length_and_sorts_columns
     assert matrix.has_canonical_format and matrix.nnz == 5  # the 0.0 is not stored
 
 
+def test_a_stored_vocabularys_hashes_give_the_fitted_vocabularys_matrix_entry_for_entry():
+    from wsd_classic.features.weighted import Weighted
+    from wsd_classic.systems.base import HashedVocabulary, feature_matrix, name_hashes
+
+    names = ["emb:0", "bow=a", "bow=b", "bow=c", "emb:1", "gloss=x", "syn:sat=up"]
+    vocabulary = {name: column for column, name in enumerate(names)}
+    hashed = HashedVocabulary(name_hashes(names))
+    emb = Weighted(("emb:0", "emb:9", "emb:1"), np.array([0.0, 7.0, -2.5], np.float32))
+    gloss = Weighted(("gloss=x", "gloss=y"), np.array([0.25, 0.5]))
+    X = [["bow=c", emb, "bow=a", "bow=zz", "bow=a", gloss], [], ["bow=zz"], [gloss, "syn:sat=up"],
+         ["bow=b", "bow=a", "bow=c", emb]]
+    for unit_binary in (False, True):
+        for weighted in (False, True):
+            expected = feature_matrix(X, vocabulary, unit_binary, weighted)
+            found = feature_matrix(X, hashed, unit_binary, weighted)
+            for part in ("data", "indices", "indptr"):
+                assert getattr(found, part).tobytes() == getattr(expected, part).tobytes(), part
+            assert found.indices.dtype == np.int32 and found.shape == expected.shape
+    assert feature_matrix([["bow=a"]], HashedVocabulary(name_hashes([]))).shape == (1, 0)
+
+
+def test_a_stored_estimator_reads_its_names_only_when_asked_for():
+    X, y = toy_data(repeats=6)
+    model = LinearSVM().fit(X, y)
+    restored = LinearSVM.from_state(model.get_params(), *model.get_state())
+    restored.predict_proba(X)
+    assert "fitted_vocabulary_" not in vars(restored)  # tagging looked its features up by hash
+    assert restored.vocabulary_ == model.vocabulary_
+
+
 def test_int32_sparse_indices_reach_liblinear():
     # NOTES.md: liblinear rejects int64-indexed sparse input; feature_matrix must build int32.
     from wsd_classic.systems.base import build_vocabulary, feature_matrix

@@ -35,8 +35,9 @@ from wsd_classic.features.featurizer import Featurizer
 from wsd_classic.features.word_vectors import WordVectors
 from wsd_classic.preprocess.pipeline import model_signature
 from wsd_classic.systems import SenseClassifier
+from wsd_classic.systems.base import HashedVocabulary
 
-FORMAT = "wsd-classic-model/3"
+FORMAT = "wsd-classic-model/4"
 META_ENTRY = "__meta__"
 # Starts the zip comment that holds the SHA-256 of the whole file (see ``_sealed``).
 SEAL_PREFIX = b"wsd-classic-model sha256:"
@@ -268,19 +269,41 @@ _DAMAGED = (OSError, ValueError, KeyError, zipfile.BadZipFile, zlib.error, EOFEr
 # stays within bounded memory: an all-words model's estimators all built take gigabytes
 # (docs/speed.md).
 BUILT_BYTES = 192 << 20
-# A fitted vocabulary's entry in memory: the name's string, its index's int and the dict's slot.
+# A vocabulary's entry in memory as a dictionary (a fitted one, or a stored one whose names were
+# asked for): the name's string, its index's int and the dict's slot.
 VOCABULARY_ENTRY_BYTES = 200
 
 
 def footprint(model: SenseClassifier) -> int:
-    """About how many bytes an estimator takes: its arrays and its vocabulary's entries."""
+    """About how many bytes an estimator takes: the buffers under its arrays (a stored
+    estimator's arrays are views of the lexelt's one buffer), its hashed vocabulary's arrays,
+    its vocabulary's entries as a dictionary, and those of the estimators it holds."""
+    buffers: dict[int, int] = {}
     size = 0
-    for value in vars(model).values():
+    for value in _state_values(model):
         if isinstance(value, np.ndarray):
-            size += value.nbytes
+            while isinstance(value.base, np.ndarray):
+                value = value.base
+            buffers[id(value)] = value.nbytes
+        elif isinstance(value, HashedVocabulary):
+            size += value.order.nbytes + value.sorted.nbytes
         elif isinstance(value, dict):
             size += len(value) * VOCABULARY_ENTRY_BYTES
-    return size
+    return size + sum(buffers.values())
+
+
+def _state_values(model) -> Iterator:
+    """The values of an estimator's attributes, and of the estimators among them or in a
+    dictionary of them (a combination's members, the rank system's svm)."""
+    for value in vars(model).values():
+        if isinstance(value, SenseClassifier):
+            yield from _state_values(value)
+        elif isinstance(value, dict) and any(isinstance(member, SenseClassifier)
+                                             for member in value.values()):
+            for member in value.values():
+                yield from _state_values(member)
+        else:
+            yield value
 
 
 class LazyModels(Mapping):

@@ -142,7 +142,7 @@ class _Source:
             return found
         own = set(gloss.text_words(" ".join([lexelt.rpartition(".")[0], *particles])))
         index = self.vectors.index
-        rows_of_keys = [sorted({index[word] for word in gloss.text_words(gloss.signature_text(key))
+        rows_of_keys = [sorted({index[word] for word in gloss.signature_words(key)
                                 if word in index and word not in own}) for key in keys]
         # every key's word vectors made unit length in one call (row by row, as alone)
         units = unit_rows(self._matrix[[row for rows in rows_of_keys for row in rows]]
@@ -227,7 +227,8 @@ class ContextEmbedding:
                 cosines = [embedding @ combined / length if length > 0
                            else np.zeros(len(names))
                            for embedding, combined, length in zip(embeddings, sums, lengths)]
-                mean = cosines[0] if len(cosines) == 1 else np.mean(cosines, axis=0)
+                # np.mean's sum and division, without its checks (asked of every target)
+                mean = sum(cosines[1:], cosines[0]) / len(cosines)
                 blocks.append(Weighted(names, (self.rule.gloss * mean).astype(np.float32)))
         for combined, length in zip(sums, lengths):
             if length > 0:

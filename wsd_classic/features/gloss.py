@@ -38,6 +38,9 @@ RELATED = tuned.value("features", "gloss")["related"]
 SCALE = tuned.value("features", "gloss")["scale"]
 WORD = re.compile(r"[a-z][a-z'-]*")
 SIGNATURE_CACHE = 1 << 14  # lexelts: more than SemCor's polysemous ones (11,568)
+# Senses: one lexelt's, read three times in a row (its signatures, then each source's gloss
+# embeddings), with room to spare.
+SIGNATURE_WORDS_CACHE = 1 << 10
 
 
 def text_stems(text: str) -> list[str]:
@@ -71,9 +74,16 @@ def signature_text(key: str, related: tuple[str, ...] = RELATED) -> str:
     return " ".join(texts)
 
 
+@functools.lru_cache(maxsize=SIGNATURE_WORDS_CACHE)
+def signature_words(key: str, related: tuple[str, ...] = RELATED) -> tuple[str, ...]:
+    """The words of a sense's signature that are not stop words (``text_words``): a lexelt's
+    signatures and each source's gloss embeddings read them in turn."""
+    return tuple(text_words(signature_text(key, related)))
+
+
 def sense_text(key: str, related: tuple[str, ...]) -> list[str]:
     """The stems of a sense's signature."""
-    return text_stems(signature_text(key, related))
+    return [stem(word) for word in signature_words(key, related)]
 
 
 @dataclass(frozen=True)

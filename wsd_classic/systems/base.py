@@ -7,13 +7,15 @@ summing to 1. ``get_state``/``from_state`` give a JSON-and-arrays form for the m
 """
 from __future__ import annotations
 
-from itertools import filterfalse
+import json
+from itertools import chain, filterfalse
 from typing import Sequence
 
 import numpy as np
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import GroupKFold
+from spacy.strings import hash_string
 
 from wsd_classic.errors import WsdError
 from wsd_classic.features.weighted import binary_names
@@ -60,24 +62,52 @@ class SenseClassifier(ClassifierMixin, BaseEstimator):
         prior = np.bincount(index, weights=weights, minlength=len(self.classes_))
         return prior / prior.sum()
 
+    @property
+    def vocabulary_(self) -> dict[str, int]:
+        """The fitted vocabulary, name to column. An estimator read from a model file holds
+        its names' hashes (``hashed_vocabulary_``) and reads the names themselves from their
+        stored JSON the first time they are asked for (``--explain``, a decision list's
+        rules): tagging looks features up by hash."""
+        if "fitted_vocabulary_" not in self.__dict__:
+            self.fitted_vocabulary_ = vocabulary_of(json.loads(self.stored_names_.tobytes()))
+        return self.fitted_vocabulary_
+
+    @vocabulary_.setter
+    def vocabulary_(self, vocabulary: dict[str, int]) -> None:
+        self.fitted_vocabulary_ = vocabulary
+        self.hashed_vocabulary_ = None
+
+    def columns_of(self) -> "dict[str, int] | HashedVocabulary":
+        """What ``feature_matrix`` looks names up in: the hashes of a loaded estimator's
+        vocabulary, else the vocabulary."""
+        hashed = getattr(self, "hashed_vocabulary_", None)
+        return self.vocabulary_ if hashed is None else hashed
+
     def get_state(self) -> tuple[dict, dict[str, np.ndarray]]:
-        """JSON-able metadata and named arrays."""
+        """JSON-able metadata and named arrays; a vocabulary is stored as its names (JSON, in
+        column order) and their hashes (``HashedVocabulary``)."""
         meta = {"classes": self.classes_.tolist(),
                 **{name: getattr(self, f"{name}_") for name in self.state_fields}}
-        if self.vocabulary_entry is not None:
-            meta[self.vocabulary_entry] = vocabulary_names(self.vocabulary_)
         arrays = {"prior": self.prior_,
                   **{name: getattr(self, f"{name}_") for name in self.state_arrays}}
+        if self.vocabulary_entry is not None:
+            names = vocabulary_names(self.vocabulary_)
+            arrays[self.vocabulary_entry] = np.frombuffer(json.dumps(names).encode(), np.uint8)
+            hashes = arrays[self.vocabulary_entry + HASHES_SUFFIX] = name_hashes(names)
+            HashedVocabulary(hashes)  # refuses names that share a hash
         return meta, arrays
 
     @classmethod
     def from_state(cls, params: dict, meta: dict, arrays: dict[str, np.ndarray]):
-        """An estimator rebuilt from ``get_state``."""
+        """An estimator rebuilt from ``get_state``: its arrays are the stored ones, and its
+        vocabulary their hashes (names read only when asked for: ``vocabulary_``)."""
         model = cls(**params)
         model.classes_ = np.array(meta["classes"])
         model.prior_ = arrays["prior"]
         if cls.vocabulary_entry is not None:
-            model.vocabulary_ = vocabulary_of(meta[cls.vocabulary_entry])
+            model.stored_names_ = arrays[cls.vocabulary_entry]
+            model.hashed_vocabulary_ = HashedVocabulary(
+                arrays[cls.vocabulary_entry + HASHES_SUFFIX])
         for name in cls.state_fields:
             setattr(model, f"{name}_", meta[name])
         for name in cls.state_arrays:
@@ -85,17 +115,55 @@ class SenseClassifier(ClassifierMixin, BaseEstimator):
         return model
 
 
-def feature_matrix(X: Sequence[Sequence], vocabulary: dict[str, int], unit_binary: bool = False,
-                   weighted: bool = False, block_columns: dict | None = None
-                   ) -> sparse.csr_matrix:
+# A stored vocabulary's hashes are the array named after its names' entry with this suffix.
+HASHES_SUFFIX = "_hashes"
+
+
+def name_hashes(names: Sequence[str]) -> np.ndarray:
+    """spaCy's 64-bit MurmurHash of each name (``spacy.strings.hash_string``, the key of its
+    own string store): the same in every process, unlike Python's ``hash``."""
+    return np.fromiter(map(hash_string, names), dtype=np.uint64, count=len(names))
+
+
+class HashedVocabulary:
+    """A fitted vocabulary as the hashes of its names in column order (``name_hashes``), looked
+    up many names at a time: no dictionary of names is built, so a stored estimator is ready
+    as soon as its arrays are read. Names whose hashes are equal would share a column, so
+    ``name_hashes`` of one vocabulary must be distinct (``HashedVocabulary`` checks)."""
+
+    def __init__(self, hashes: np.ndarray):
+        self.order = np.argsort(hashes)
+        self.sorted = hashes[self.order]
+        if len(self.sorted) > 1 and not (self.sorted[1:] > self.sorted[:-1]).all():
+            raise ValueError("two feature names of one vocabulary share a hash")
+
+    def __len__(self) -> int:
+        return len(self.sorted)
+
+    def columns(self, hashes: np.ndarray) -> np.ndarray:
+        """The column of each hashed name, -1 for names the vocabulary lacks."""
+        if not len(self.sorted):
+            return np.full(len(hashes), -1, dtype=np.int64)
+        found = np.minimum(np.searchsorted(self.sorted, hashes), len(self.sorted) - 1)
+        return np.where(self.sorted[found] == hashes, self.order[found], -1)
+
+
+def feature_matrix(X: Sequence[Sequence], vocabulary: "dict[str, int] | HashedVocabulary",
+                   unit_binary: bool = False, weighted: bool = False,
+                   block_columns: dict | None = None) -> sparse.csr_matrix:
     """CSR matrix of the rows' known features, built in one go (tagging builds one per lexelt and
     batch, where scipy's per-matrix overhead is most of the cost): binary names as 1, or, with
     ``unit_binary``, as 1 / sqrt(their count in the row), so each row's binary part has length 1;
     with ``weighted``, the values of the rows' ``Weighted`` blocks beside them (else those are
     left out). Indices sorted and int32, which liblinear requires (NOTES.md).
 
-    ``block_columns`` keeps, across calls with the same vocabulary, which of a block's names it
-    knows and their columns, by the block's names: blocks of one group share their names."""
+    ``vocabulary``: a fitted one's names, or a stored one's hashes (``HashedVocabulary``), which
+    give the same matrix. ``block_columns`` keeps, across calls with the same vocabulary, which
+    of a block's names it knows and their columns, by the block's names: blocks of one group
+    share their names."""
+    if isinstance(vocabulary, HashedVocabulary):
+        return _hashed_matrix(X, vocabulary, unit_binary, weighted,
+                              {} if block_columns is None else block_columns)
     columns_of: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = (
         {} if block_columns is None else block_columns)
     blocks = 0
@@ -128,6 +196,52 @@ def feature_matrix(X: Sequence[Sequence], vocabulary: dict[str, int], unit_binar
     if blocks:
         matrix.sum_duplicates()  # sorts each row's indices after its blocks
         matrix.eliminate_zeros()
+    return matrix
+
+
+def _hashed_matrix(X: Sequence[Sequence], vocabulary: HashedVocabulary, unit_binary: bool,
+                   weighted: bool, columns_of: dict) -> sparse.csr_matrix:
+    """``feature_matrix`` over a ``HashedVocabulary``: every row's names hashed and looked up
+    at once, then the rows assembled as ``feature_matrix`` does, into the same entries."""
+    width = len(vocabulary)
+    binary_rows = [list(filter(str.__instancecheck__, features)) for features in X]
+    lengths = np.fromiter(map(len, binary_rows), dtype=np.int64, count=len(X))
+    columns = vocabulary.columns(name_hashes(list(chain.from_iterable(binary_rows))))
+    known = columns >= 0
+    # each row's distinct known columns, sorted: (row, column) pairs as one sortable key
+    keys = np.unique(np.repeat(np.arange(len(X), dtype=np.int64), lengths)[known] * width
+                     + columns[known])
+    rows, columns = np.divmod(keys, max(width, 1))
+    counts = np.bincount(rows, minlength=len(X))
+    values = (1.0 / np.sqrt(np.maximum(counts, 1).astype(np.float64)) if unit_binary
+              else np.ones(len(X)))[rows]
+    indptr = np.zeros(len(X) + 1, dtype=np.int32)
+    np.cumsum(counts, out=indptr[1:])
+    columns = columns.astype(np.int32)
+    if not weighted or all(len(row) == len(features) for row, features in zip(binary_rows, X)):
+        return sparse.csr_matrix((values, columns, indptr), shape=(len(X), width))
+    indices: list[np.ndarray] = []
+    data: list[np.ndarray] = []
+    blocks_indptr = [0]
+    for number, features in enumerate(X):
+        start, end = indptr[number], indptr[number + 1]
+        indices.append(columns[start:end])
+        data.append(values[start:end])
+        count = blocks_indptr[-1] + end - start
+        for block in filterfalse(str.__instancecheck__, features):
+            if block.names not in columns_of:  # one lookup per distinct names tuple
+                found = vocabulary.columns(name_hashes(block.names))
+                columns_of[block.names] = (found >= 0, found[found >= 0].astype(np.int32))
+            present, block_columns = columns_of[block.names]
+            indices.append(block_columns)
+            data.append(np.asarray(block.values, np.float64)[present])
+            count += len(block_columns)
+        blocks_indptr.append(count)
+    matrix = sparse.csr_matrix((np.concatenate(data), np.concatenate(indices),
+                                np.asarray(blocks_indptr, dtype=np.int32)),
+                               shape=(len(X), width))
+    matrix.sum_duplicates()  # sorts each row's indices after its blocks
+    matrix.eliminate_zeros()
     return matrix
 
 

@@ -45,7 +45,7 @@ class DecisionList(SenseClassifier):
 
     def decisive_features(self, X) -> np.ndarray:
         """Per instance, the vocabulary index of the rule that decides (-1: none applies)."""
-        matrix = feature_matrix(X, self.vocabulary_)
+        matrix = feature_matrix(X, self.columns_of())
         usable = np.isfinite(self.strength_)
         if not usable.any() or matrix.shape[0] == 0:
             return np.full(matrix.shape[0], -1)

@@ -121,10 +121,15 @@ class LinearSVM(SenseClassifier):
             model.temperature_, model.prior_share_ = 1.0, 0.0
         return model
 
+    def get_state(self) -> tuple[dict, dict[str, np.ndarray]]:
+        meta, arrays = super().get_state()
+        arrays["coef"] = _feature_major(self.coef_).T  # stored features x senses: read as is
+        return meta, arrays
+
     @classmethod
     def from_state(cls, params: dict, meta: dict, arrays: dict[str, np.ndarray]):
         model = super().from_state(params, meta, arrays)
-        model.coef_ = _feature_major(model.coef_)
+        model.coef_ = model.coef_.T  # a view: the stored array is features x senses
         return model
 
     def _fit_calibration(self, X, y, weights) -> tuple[float, float]:
@@ -168,9 +173,10 @@ class LinearSVM(SenseClassifier):
         A 0/1 row's length is the square root of its count of features; scaling while building
         rather than through scikit-learn's ``normalize`` spares its input validation on every
         call of ``predict_proba``, which tagging makes once per lexelt and batch."""
-        if getattr(self, "_block_columns", (None, None))[0] is not self.vocabulary_:
-            self._block_columns = (self.vocabulary_, {})  # a new fit: other columns
-        return feature_matrix(X, self.vocabulary_, unit_binary=True, weighted=True,
+        vocabulary = self.columns_of()
+        if getattr(self, "_block_columns", (None, None))[0] is not vocabulary:
+            self._block_columns = (vocabulary, {})  # a new fit: other columns
+        return feature_matrix(X, vocabulary, unit_binary=True, weighted=True,
                               block_columns=self._block_columns[1])
 
     def decision_function(self, X) -> np.ndarray:
