@@ -185,18 +185,23 @@ class ContextEmbedding:
         self._block_scale = rule.scale / np.sqrt(len(self._sources))
         self.names = tuple(f"emb{column}" for column in range(  # matching DIMENSION
             sum(source.vectors.dimensions for source in self._sources)))
-        self._candidates: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
+        # per lexelt and particles: the candidates' keys and their features' names
+        self._candidates: dict[tuple[str, tuple[str, ...]],
+                               tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
     def gloss_embeddings(self, lexelt: str, particles: tuple[str, ...] = ()):
         """``(names, [senses x dimensions per source])``: the unit-length gloss embeddings of
         the lexelt's candidates, or None for a lexelt with fewer than two."""
-        keys = self._candidates.get((lexelt, particles))
-        if keys is None:
-            keys = self._candidates[lexelt, particles] = gloss.candidate_keys(lexelt, particles)
+        candidates = self._candidates.get((lexelt, particles))
+        if candidates is None:
+            keys = gloss.candidate_keys(lexelt, particles)
+            candidates = self._candidates[lexelt, particles] = (
+                keys, tuple(GLOSS_PREFIX + key for key in keys))
+        keys, names = candidates
         if len(keys) < 2:
             return None
-        return (tuple(GLOSS_PREFIX + key for key in keys),
-                [source.gloss_embeddings(lexelt, particles, keys) for source in self._sources])
+        return names, [source.gloss_embeddings(lexelt, particles, keys)
+                       for source in self._sources]
 
     def _context_words(self, doc: ProcessedInstance) -> tuple[list[int], list[float]]:
         """The positions of the words within the window on each side of the target (words with

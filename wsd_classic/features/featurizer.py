@@ -34,7 +34,7 @@ VECTOR_GROUP = "emb"
 
 # What a loaded model's gloss embeddings keep in memory per source of vectors, so that it tags
 # input of any size in bounded memory (docs/speed.md: what all of a model's lexelts would take).
-GLOSS_CACHE_BYTES = 48 << 20
+GLOSS_CACHE_BYTES = 96 << 20
 
 # The shape of SENSEVAL-2's lexical-sample contexts: the target's sentence and the sentences
 # before it, about 100 words before the target (median).
