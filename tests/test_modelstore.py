@@ -187,6 +187,30 @@ def test_a_lexical_sample_model_without_a_discourse_weight_reads_as_never_pulled
     assert modelstore.load(root, task, "svm").discourse_weight == 0.0
 
 
+def test_a_model_file_of_an_earlier_format_asks_to_be_retrained(models):
+    root, task, _ = models
+    path = modelstore.model_path(root, task, "svm")
+    arrays = _arrays(path)
+    header = json.loads(arrays[modelstore.META_ENTRY].tobytes())
+    header["format"] = "wsd-classic-model/3"  # names in JSON, no hashes: this version's reader
+    arrays[modelstore.META_ENTRY] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+    _rewrite(path, arrays, sealed=True)
+    with pytest.raises(WsdError, match=f"not a {modelstore.FORMAT} model file: retrain") as error:
+        modelstore.load(root, task, "svm")
+    assert "\n" not in str(error.value)
+
+
+def test_a_stored_estimators_footprint_counts_its_one_buffer_once(models):
+    root, task, _ = models
+    trained = modelstore.load(root, task, "svm")
+    item = next(item for item in trained.models if trained.models[item].classes_.size > 1)
+    model = trained.models[item]
+    blob = trained.models.archive[trained.models.index[item]["member"]]
+    hashed = model.hashed_vocabulary_
+    assert modelstore.footprint(model) == (blob.nbytes + hashed.order.nbytes
+                                           + hashed.sorted.nbytes + model.classes_.nbytes)
+
+
 def test_a_missing_model_names_what_is_installed(models):
     root, task, _ = models
     with pytest.raises(WsdError) as error:
