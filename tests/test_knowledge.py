@@ -167,6 +167,26 @@ def test_word_to_word_sums_the_context_words_walks(wordnet_graph):
     assert distributions["s0.t1"] == {"river%1:17:00::": 1.0}
 
 
+def test_walks_from_the_candidates_give_the_context_walks_scores(wordnet_graph):
+    walker = WordToWord(wordnet_graph, WalkSettings(iterations=10))
+    found = [Counter({"river.n": 2, "water.n": 1}), Counter({"rate.n": 1}), Counter()]
+    nodes = [wordnet_graph.nodes(wordnet.wordnet_senses(lemma, "n"))
+             for lemma in ("bank", "interest", "bank")]
+    from_candidates = walker.reciprocal_scores(found, nodes)
+    from_context = [np.zeros(len(own)) for own in nodes]
+    for number, context in enumerate(found):
+        for lexelt, count in context.items():
+            from_context[number] += count * walker.ranks([walker.restart(lexelt)])[
+                nodes[number], 0]
+    for mine, theirs in zip(from_candidates, from_context):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-3, atol=1e-9)
+    assert from_context[0].sum() > 0
+    # fewer distinct candidates than context lexelts: context_scores walks from the candidates
+    many = [Counter({f"{lemma}.n": 1 for lemma in ("river", "water", "money", "loan")})]
+    np.testing.assert_array_equal(walker.context_scores(many, [nodes[0][:2]])[0],
+                                  walker.reciprocal_scores(many, [nodes[0][:2]])[0])
+
+
 def test_a_target_without_context_gets_an_even_distribution(wordnet_graph):
     corpus = corpus_of(("bank.n",))
     weights = list(WordToWord(wordnet_graph).distributions(corpus)["s0.t0"].values())
