@@ -42,9 +42,8 @@ from wsd_classic import systems, tuned
 from wsd_classic.features.weighted import Weighted
 from wsd_classic.tasks import catalogue, engine
 from wsd_classic.report.calibration import expected_calibration_error
-from wsd_classic.systems.combination import (EVIDENCE, LOG_SMOOTHING, POOLS, PPR_PREFIX,
-                                             fit_params, fit_top_sense_map, mapped_top_sense,
-                                             ppr_values)
+from wsd_classic.systems.combination import (EVIDENCE, LOG_SMOOTHING, POOLS, fit_params,
+                                             fit_top_sense_map, mapped_top_sense, ppr_values)
 from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank
 
 # Pooled defaults are registered to 3 decimals: a re-run that moves them by less leaves the
@@ -63,9 +62,7 @@ def ppr_blocks(docs, data_dir, jobs: int) -> tuple[dict[str, Weighted], dict]:
     params = catalogue.SEMCOR.system_params("ppr")
     started = time.perf_counter()
     scorer = PersonalisedPageRank.built(params, data_dir)
-    found = scorer.instance_distributions(docs, jobs)
-    blocks = {identifier: Weighted(tuple(PPR_PREFIX + key for key in keys), weights)
-              for identifier, (keys, weights) in found.items()}
+    blocks = scorer.evidence(docs, jobs)
     return blocks, {"walk": params, "graph": scorer.graph.name,
                     "seconds": time.perf_counter() - started}
 

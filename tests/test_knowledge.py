@@ -19,6 +19,7 @@ from wsd_classic.knowledge.graph import RELATION_BIT, RELATIONS, KnowledgeGraph
 from wsd_classic.knowledge.word_to_word import WalkSettings, WordToWord, contexts
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank, sentence_lexelts
+from wsd_classic.tasks import catalogue
 
 from conftest import FIXTURES, assert_error_at
 
@@ -243,3 +244,27 @@ def test_lexical_sample_distributions_are_the_walk_s_over_the_candidates(wordnet
     called = replace(doc, id="call.1", lexelt="call.v", target=13, sats=(14,))
     keys, _ = scorer.instance_distributions([called])["call.1"]
     assert set(wordnet.wordnet_senses("call_on", "v")) <= set(keys)
+
+
+def test_a_lexical_sample_run_fills_the_ppr_group_of_both_sides(wordnet_graph, monkeypatch):
+    from wsd_classic.corpora.model import LexicalSample
+    from wsd_classic.features.featurizer import Featurizer
+    from wsd_classic.tasks import lexical_sample_run
+    from wsd_classic.tasks.engine import FeaturizedCorpus
+
+    asked = []
+
+    def built(params, data_dir=None):
+        asked.append(params)
+        return PersonalisedPageRank(wordnet_graph, iterations=10)
+
+    monkeypatch.setattr(lexical_sample_run.PersonalisedPageRank, "built", built)
+    doc = lexical_sample_context()
+    other = replace(doc, id="bank.2")
+    sides = [FeaturizedCorpus(LexicalSample([]), {item.id: {"ppr": []}}, Featurizer())
+             for item in (doc, other)]
+    lexical_sample_run.add_ppr_evidence(sides, [[doc], [other]], None, 1)
+    assert asked == [catalogue.SEMCOR.system_params("ppr")]
+    block, = sides[1].features["bank.2"]["ppr"]
+    assert block.names == tuple(f"ppr={key}" for key in wordnet.wordnet_senses("bank", "n"))
+    np.testing.assert_allclose(block.values, sides[0].features["bank.1"]["ppr"][0].values)

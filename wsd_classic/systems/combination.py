@@ -50,7 +50,7 @@ from scipy.special import softmax
 from sklearn.isotonic import IsotonicRegression
 
 from wsd_classic import tuned
-from wsd_classic.features import select_groups
+from wsd_classic.features import PREFIXES, select_groups
 from wsd_classic.features.gloss import PREFIX as GLOSS_PREFIX
 from wsd_classic.systems import candidates
 from wsd_classic.systems.base import (SenseClassifier, held_out_folds, prefixed_senses,
@@ -66,9 +66,9 @@ MEMBERS = {"svm": LinearSVM, "dlist": DecisionList, "lesk-corpus": Lesk}
 MEMBER_OVERRIDES = {"svm": {"calibrate": False}}
 WORDNET_MEMBERS = ("lesk-corpus",)
 EVIDENCE = (*MEMBERS, "prior", "gloss", "ppr")
-# The block of ``ppr``'s probabilities of a row's candidate senses (``Weighted``), which a
-# context's features carry when ppr's evidence is asked for (``bench/tune_combo.py --ppr``).
-PPR_PREFIX = "ppr="
+# The block of ``ppr``'s probabilities of a row's candidate senses (``Weighted``): the ``ppr``
+# group, which a lexical-sample run fills (``tasks.lexical_sample_run``).
+PPR_PREFIX = PREFIXES["ppr"]
 # The linear pool's: log T, log β, then one logit per component.
 PARAMETERS = ("log_temperature", "log_gloss_sharpness", *(f"logit_{name}" for name in EVIDENCE))
 PARAMETER_BOUNDS = [(-4.0, 3.0), (-3.0, 5.0), *[(-10.0, 10.0)] * len(EVIDENCE)]
@@ -243,7 +243,7 @@ class Combination(SenseClassifier):
     member_systems = tuple(MEMBERS)
     feature_groups = tuple(dict.fromkeys(
         [*(group for estimator in MEMBERS.values() for group in estimator.feature_groups),
-         "gloss"]))
+         "gloss", "ppr"]))
     state_fields = ("members", "member_params", "mixture", "plain_senses")
 
     def __init__(self, pool: str = "linear", default_params: tuple[float, ...] | None = None,

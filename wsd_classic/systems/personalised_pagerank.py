@@ -15,7 +15,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from wsd_classic.corpora.allwords import AllWordsCorpus, Target, wordnet_lemma
+from wsd_classic.features import PREFIXES
 from wsd_classic.features.gloss import candidate_keys, target_particles
+from wsd_classic.features.weighted import Weighted
 from wsd_classic.knowledge import graph as knowledge_graph
 from wsd_classic.knowledge.graph import KnowledgeGraph
 from wsd_classic.knowledge.word_to_word import WalkSettings, WordToWord, contexts
@@ -82,6 +84,14 @@ class PersonalisedPageRank:
             found[doc.id] = (own, total / mass if mass > 0
                              else np.full(len(own), 1.0 / max(len(own), 1)))
         return found
+
+    def evidence(self, docs: Sequence[ProcessedInstance], jobs: int = 1,
+                 progress: bool | None = None) -> dict[str, Weighted]:
+        """Each context's ``ppr`` group, by id: one block, ``ppr=<sense key>`` per candidate
+        with its weight (``instance_distributions``)."""
+        return {identifier: Weighted(tuple(PREFIXES["ppr"] + key for key in keys), weights)
+                for identifier, (keys, weights)
+                in self.instance_distributions(docs, jobs, progress).items()}
 
     def explain(self, corpus: AllWordsCorpus, target: Target, best: str
                 ) -> list[tuple[str, float]]:
