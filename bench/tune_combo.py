@@ -89,9 +89,12 @@ def ppr_alone(rows: LexeltRows, folds: int) -> tuple[np.ndarray, np.ndarray]:
     return correct, scored
 
 
-def pooled_params(evidences, pool: str, used: np.ndarray) -> np.ndarray:
+def pooled_params(evidences, pool: str, used: np.ndarray | None = None) -> np.ndarray:
     """The parameters of form ``pool`` minimising the log-loss pooled over the lexelts (senses
-    padded to the largest lexelt's count, padding not allowed), of the ``used`` components."""
+    padded to the largest lexelt's count, padding not allowed), of the ``used`` components
+    (None: all but ppr's)."""
+    if used is None:
+        used = np.array([name != "ppr" for name in EVIDENCE])
     evidences = [item for item in evidences if len(item[2])]
     width = max(item[0].shape[1] for item in evidences)
     rows = sum(len(item[2]) for item in evidences)
