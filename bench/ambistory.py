@@ -15,6 +15,12 @@ chose it and on homonyms shuffled into folds with other seeds (``ablation.TRIAL_
 group's column out of fold on the same folds each time, and the classifier's held-out area under
 the ROC curve. Dev and test are not read. Writes bench/results/ambistory_support.json.
 
+``--ppr-trial`` asks whether the rater gains from ppr's columns (``features.PPR_FEATURES``: the
+knowledge-based walk's distribution of the homonym with the story, and the setup alone, as
+context), which it does not compute: the setting bench/results/ambistory.json records
+cross-validated on train with and without them, on the partitions of the support trial. Dev
+and test are not read. Writes bench/results/ambistory_ppr.json.
+
 ``--ceiling`` (after a run without it) measures what bounds the rater
 (``benchmarks.ambistory.ceiling``): the shares of the ratings' variance that the setup, the
 meaning, the ending and their interaction take, on train and dev; how well each of the saved
@@ -39,7 +45,8 @@ chosen setting and dev figures with those recorded in bench/results/ambistory.js
 with status 1 if any differs (a run from a clean checkout must reproduce them).
 
     python -m bench ambistory --models-dir DIR [--data-dir DIR] [--out-dir DIR] [--jobs N]
-                              [--support-trial | --ceiling | --vectors | --check]
+                              [--support-trial | --ppr-trial | --ceiling | --vectors
+                               | --check]
 """
 from __future__ import annotations
 
@@ -67,6 +74,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     analyses = parser.add_mutually_exclusive_group()
     analyses.add_argument("--support-trial", action="store_true")
+    analyses.add_argument("--ppr-trial", action="store_true")
     analyses.add_argument("--ceiling", action="store_true")
     analyses.add_argument("--vectors", action="store_true")
     analyses.add_argument("--check", action="store_true")
@@ -75,6 +83,9 @@ def main() -> None:
     models = settings.models_dir(args.models_dir)
     if args.support_trial:
         support_trial(args.data_dir, models, args.jobs, started)
+        return
+    if args.ppr_trial:
+        ppr_trial(args.data_dir, models, args.jobs, started)
         return
     if args.ceiling:
         measure_ceiling(args.data_dir, models, args.jobs, started)
@@ -158,6 +169,27 @@ def support_trial(data_dir, models: Path, processes: int, started: float) -> Non
     record("ambistory_support.json", {"params": params, "support_c": support.SUPPORT_C,
                                       "trials": trials, "mean_key": mean,
                                       "seconds": round(seconds, 1)})
+
+
+def ppr_trial(data_dir, models: Path, processes: int, started: float) -> None:
+    recorded = json.loads((RESULTS / "ambistory.json").read_text())["params"]
+    params = {name: value for name, value in recorded.items() if name not in ("groups", "cuts")}
+    train = jobs.load_splits(data_dir, models, spaces.build_spaces(data_dir), processes,
+                             ("train",))["train"]
+    walked = time.perf_counter()
+    columns = features.ppr_matrix(train.samples, processes, data_dir)
+    walk_seconds = time.perf_counter() - walked
+    trials = ablation.column_trial(params, train, columns, "ppr")
+    mean = {label: float(np.mean([trial[label]["key"] for trial in trials]))
+            for label in ("without ppr", "with ppr")}
+    for trial in trials:
+        print(f"seed {trial['seed']}: rho + accuracy without {trial['without ppr']['key']:.3f}, "
+              f"with {trial['with ppr']['key']:.3f}")
+    print(f"mean: without {mean['without ppr']:.3f}, with {mean['with ppr']:.3f}")
+    record("ambistory_ppr.json", {
+        "params": params, "features": list(features.PPR_FEATURES), "trials": trials,
+        "mean_key": mean, "ppr_seconds": round(walk_seconds, 1),
+        "seconds": round(time.perf_counter() - started, 1)})
 
 
 def components_text(agreement: dict) -> str:

@@ -14,12 +14,17 @@ only.
    top-sense map (``combination.fit_top_sense_map``) fitted on all of them, for the registry;
    and the error with the map, cross-fitted: the held-out distributions in 5 random parts, each
    mapped by the curve fitted on the other four.
-``--svm`` gives the svm member other parameters (e.g. ``tol=0.001``). Each configuration's
+``--svm`` gives the svm member other parameters (e.g. ``tol=0.001``). ``--ppr`` adds the
+knowledge-based ``ppr``'s distribution as a component (``combination.PPR_PREFIX``): each training
+instance's, the walk of ``semcor``'s registered ``ppr`` over the content words of the target's
+sentence (``PersonalisedPageRank.instance_distributions``), computed once per run; the run
+also scores ppr alone (its top sense among the lexelt's senses) on the same held-out folds. Each configuration's
 accuracy comes with its folds' accuracies and their standard error. The test set is never read.
 Writes bench/results/tune_combo.json (or ``--out``).
 
     python -m bench tune_combo [--pools linear,geometric] [--shrinkages 0,1,10,100,inf]
-                               [--svm NAME=NUMBER,...] [--folds 5] [--jobs 2] [--out FILE]
+                               [--svm NAME=NUMBER,...] [--ppr] [--folds 5] [--jobs 2]
+                               [--out FILE]
 """
 from __future__ import annotations
 
@@ -34,10 +39,12 @@ from joblib import Parallel, delayed
 from bench.cv import (LexeltRows, cv_parser, instance_folds, lexelt_rows, number_settings,
                       training_corpus)
 from wsd_classic import systems, tuned
-from wsd_classic.tasks import catalogue
+from wsd_classic.features.weighted import Weighted
+from wsd_classic.tasks import catalogue, engine
 from wsd_classic.report.calibration import expected_calibration_error
-from wsd_classic.systems.combination import (LOG_SMOOTHING, POOLS, fit_params,
-                                             fit_top_sense_map, mapped_top_sense)
+from wsd_classic.systems.combination import (EVIDENCE, LOG_SMOOTHING, POOLS, fit_params,
+                                             fit_top_sense_map, mapped_top_sense, ppr_values)
+from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank
 
 # Pooled defaults are registered to 3 decimals: a re-run that moves them by less leaves the
 # settings file as it was.
@@ -49,9 +56,45 @@ def lexelt_evidence(X, y, weights, params: dict):
     return systems.make("combo", **params).fit_members(X, y, weights)
 
 
-def pooled_params(evidences, pool: str) -> np.ndarray:
+def ppr_blocks(docs, data_dir, jobs: int) -> tuple[dict[str, Weighted], dict]:
+    """Each context's ``ppr`` block (``combination.PPR_PREFIX`` + sense key: its probability),
+    by instance id, from the walk ``semcor`` registered; and the walk's settings and time."""
+    params = catalogue.SEMCOR.system_params("ppr")
+    started = time.perf_counter()
+    scorer = PersonalisedPageRank.built(params, data_dir)
+    blocks = scorer.evidence(docs, jobs)
+    return blocks, {"walk": params, "graph": scorer.graph.name,
+                    "seconds": time.perf_counter() - started}
+
+
+def with_ppr(rows: LexeltRows, blocks: dict[str, Weighted]) -> LexeltRows:
+    """The lexelt's rows, each with its instance's ``ppr`` block."""
+    return rows._replace(X=[[*row, blocks[instance]]
+                            for row, instance in zip(rows.X, rows.instances)])
+
+
+def ppr_alone(rows: LexeltRows, folds: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per fold, the held-out instances whose top ppr sense among the lexelt's training senses
+    (ties to the fold's commonest) is right, and their count."""
+    correct, scored = np.zeros(folds), np.zeros(folds)
+    for fold, (train, test) in enumerate(instance_folds(rows.instances, folds)):
+        classes = np.array(sorted({rows.y[row] for row in train}))
+        counts = np.array([sum(rows.weights[row] for row in train if rows.y[row] == sense)
+                           for sense in classes])
+        values = ppr_values([rows.X[instance[0]] for instance in test], classes)
+        best = np.lexsort((-counts[None, :].repeat(len(test), 0), -values), axis=1)[:, 0]
+        correct[fold] = sum(classes[choice] in {rows.y[row] for row in instance}
+                            for choice, instance in zip(best, test))
+        scored[fold] = len(test)
+    return correct, scored
+
+
+def pooled_params(evidences, pool: str, used: np.ndarray | None = None) -> np.ndarray:
     """The parameters of form ``pool`` minimising the log-loss pooled over the lexelts (senses
-    padded to the largest lexelt's count, padding not allowed)."""
+    padded to the largest lexelt's count, padding not allowed), of the ``used`` components
+    (None: all but ppr's)."""
+    if used is None:
+        used = np.array([name != "ppr" for name in EVIDENCE])
     evidences = [item for item in evidences if len(item[2])]
     width = max(item[0].shape[1] for item in evidences)
     rows = sum(len(item[2]) for item in evidences)
@@ -63,7 +106,7 @@ def pooled_params(evidences, pool: str) -> np.ndarray:
         evidence[at:end, :lexelt_evidence_.shape[1]] = lexelt_evidence_
         allowed[at:end, :lexelt_allowed.shape[1]] = lexelt_allowed
         truth[at:end], weights[at:end], at = lexelt_truth, lexelt_weights, end
-    return fit_params(evidence, allowed, truth, weights, np.ones(evidence.shape[2], bool),
+    return fit_params(evidence, allowed, truth, weights, used,
                       np.asarray(POOLS[pool].start, float), 0.0, pool)
 
 
@@ -126,13 +169,14 @@ def cross_fitted_map_ece(held_out, parts: int = 5) -> float:
     return held_out_ece(mapped)
 
 
-def registered_combo(best: dict, defaults: dict, calibration: dict) -> dict:
+def registered_combo(best: dict, defaults: dict, calibration: dict, ppr: bool = False) -> dict:
     """combo's values as registered: the best pool and shrinkage, that pool's pooled defaults
-    and the top-sense map fitted over its held-out distributions."""
+    and the top-sense map fitted over its held-out distributions (and ``ppr`` when it is a
+    component)."""
     return {"pool": best["pool"], "shrinkage": best["shrinkage"],
             "default_params": [round(value, DEFAULT_PARAMS_DIGITS)
                                for value in defaults[best["pool"]]],
-            "top_sense_map": calibration["top_sense_map"]}
+            "top_sense_map": calibration["top_sense_map"], **({"ppr": True} if ppr else {})}
 
 
 def main() -> int:
@@ -141,6 +185,8 @@ def main() -> int:
     parser.add_argument("--shrinkages", default="0,1,10,100,inf")
     parser.add_argument("--svm", default="", metavar="NAME=NUMBER,...",
                         help="the svm member's parameters over the registered ones")
+    parser.add_argument("--ppr", action="store_true",
+                        help="add ppr's distribution as one more component")
     parser.add_argument("--out", type=Path,
                         default=Path(__file__).resolve().parent / "results" / "tune_combo.json")
     parser.add_argument("--register", nargs="?", const=catalogue.SENSEVAL2_LS.name,
@@ -150,18 +196,32 @@ def main() -> int:
                         "registry's defaults)")
     args = parser.parse_args()
     svm = number_settings(args.svm)
-    params = {"member_params": {"svm": svm}} if svm else {}
+    params = {**({"member_params": {"svm": svm}} if svm else {}),
+              **({"ppr": True} if args.ppr else {})}
+    used = np.array([name != "ppr" or args.ppr for name in EVIDENCE])
     pools = args.pools.split(",")
     unknown = [pool for pool in pools if pool not in POOLS]
     if unknown:
         parser.error(f"unknown pool {', '.join(unknown)}; known: {', '.join(POOLS)}")
     shrinkages = [float(value) for value in args.shrinkages.split(",")]
-    data = lexelt_rows(training_corpus(args.data_dir, args.jobs),
-                       systems.get("combo").feature_groups)
+    corpus = training_corpus(args.data_dir, args.jobs)
+    data = lexelt_rows(corpus, systems.get("combo").feature_groups)
+    ppr = None
+    if args.ppr:
+        blocks, ppr = ppr_blocks(engine.analyse(corpus.sample, args.jobs, "spaCy (train)"),
+                                 args.data_dir, args.jobs)
+        data = [with_ppr(rows, blocks) for rows in data]
+        alone = [ppr_alone(rows, args.folds) for rows in data]
+        ppr["alone_accuracy"] = float(sum(c.sum() for c, _ in alone)
+                                      / sum(n.sum() for _, n in alone))
+        ppr["alone_fold_accuracies"] = (sum(c for c, _ in alone)
+                                        / sum(n for _, n in alone)).tolist()
+        print(f"ppr's evidence: {ppr['seconds']:.0f}s; ppr alone, CV accuracy "
+              f"{100 * ppr['alone_accuracy']:.2f}", flush=True)
     start = time.perf_counter()
     evidences = Parallel(n_jobs=args.jobs)(
         delayed(lexelt_evidence)(rows.X, rows.y, rows.weights, params) for rows in data)
-    defaults = {pool: tuple(float(value) for value in pooled_params(evidences, pool))
+    defaults = {pool: tuple(float(value) for value in pooled_params(evidences, pool, used))
                 for pool in pools}
     pooled_seconds = time.perf_counter() - start
     for pool, default in defaults.items():
@@ -203,7 +263,7 @@ def main() -> int:
           f"{calibration['top_sense_map']}")
     out = args.out
     out.write_text(json.dumps({
-        "folds": args.folds, "svm": svm,
+        "folds": args.folds, "svm": svm, "ppr": ppr,
         "default_params": {pool: dict(zip(POOLS[pool].parameters, default))
                            for pool, default in defaults.items()},
         "log_smoothing": LOG_SMOOTHING, "pooled_seconds": pooled_seconds,
@@ -213,7 +273,7 @@ def main() -> int:
           f"({100 * best['accuracy']:.2f}); wrote {out}")
     if args.register:
         written = tuned.register(args.register, "combo",
-                                 registered_combo(best, defaults, calibration),
+                                 registered_combo(best, defaults, calibration, args.ppr),
                                  " ".join(["python -m bench tune_combo", *sys.argv[1:]]), out)
         print(f"registered combo in {written}")
     return 0

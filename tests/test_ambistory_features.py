@@ -9,7 +9,8 @@ import pytest
 from conftest import fixture_vectors
 
 from wsd_classic import wordnet
-from wsd_classic.benchmarks.ambistory.features import (FEATURE_GROUPS, SIBLING_SOURCES,
+from wsd_classic.benchmarks.ambistory.features import (FEATURE_GROUPS, PPR_FEATURES,
+                                                       SIBLING_SOURCES,
                                                        WORDNET_SIBLING_SOURCES,
                                                        add_sibling_features, other_meanings,
                                                        over_sibling)
@@ -20,7 +21,8 @@ from wsd_classic.benchmarks.ambistory.relatedness import (extended_gloss, relate
 from wsd_classic.benchmarks.ambistory import spaces
 from wsd_classic.benchmarks.ambistory.spaces import running_text_space, stem_space
 from wsd_classic.benchmarks.ambistory.stories import (StoryTarget, sentences_of, story_corpus,
-                                                      target_position, words_of)
+                                                      target_position, with_every_word,
+                                                      words_of)
 from wsd_classic.benchmarks.ambistory.text import stems, story_words
 from wsd_classic.corpora.ambistory import AmbiStorySample
 from wsd_classic.errors import WsdError
@@ -74,6 +76,16 @@ def test_story_corpus_holds_each_story_once_as_one_document():
     assert [(t.sentence, t.token, t.lexelt) for t in corpus.targets] == [(2, 3, "bank.n"),
                                                                          (6, 3, "bank.n")]
     assert set(ids) == {target, setup_only}
+
+
+def test_ppr_reads_every_content_word_of_the_story():
+    target = StoryTarget("bank", "The river flooded.", "We sat on the bank.", "", "bank", "n")
+    corpus, ids = story_corpus([target])
+    everything = with_every_word(corpus)
+    assert [target.lexelt for target in everything.targets] == [
+        "river.n", "flood.v", "sit.v", "bank.n"]
+    assert everything.targets[3] == corpus.targets[0]
+    assert PPR_FEATURES == tuple(name.replace("wsd", "ppr") for name in FEATURE_GROUPS["wsd"])
 
 
 def _sample(key, meaning, ending):

@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from wsd_classic.benchmarks.ambistory.ablation import TRIAL_SEEDS, support_trial
+from wsd_classic.benchmarks.ambistory.ablation import TRIAL_SEEDS, column_trial, support_trial
 from wsd_classic.benchmarks.ambistory.features import (FEATURES, FEATURE_GROUPS, FeaturizedSplit,
                                                        NO_SUPPORT_EVIDENCE, RATER_GROUPS,
                                                        SUPPORT_INPUTS)
@@ -193,3 +193,18 @@ def test_support_trial_compares_the_rater_with_and_without_the_group():
         assert set(trial) == {"seed", "support_auc", "without support", "with support"}
         assert trial["with support"]["samples"] == 120
     assert (matrix[:, FEATURES.index("support_probability")] == 0).all()  # a copy
+
+
+def test_column_trial_reads_the_candidate_columns_only_with_them():
+    rng = np.random.default_rng(5)
+    samples, matrix = _support_layout(60, rng)
+    signal = matrix[:, [FEATURES.index("ending_definition_margin")]].copy()
+    matrix[:, FEATURES.index("ending_definition_margin")] = 0.0  # the rater's own columns: noise
+    train = FeaturizedSplit(samples, matrix, Counter(), [])
+    params = {"model": "ridge", "alpha": 1.0, "integers": "round"}
+    trials = column_trial(params, train, signal, "toy")
+    assert [trial["seed"] for trial in trials] == list(TRIAL_SEEDS)
+    for trial in trials:
+        assert set(trial) == {"seed", "without toy", "with toy"}
+        assert trial["with toy"]["key"] > trial["without toy"]["key"] + 0.3
+    assert train.matrix.shape[1] == len(FEATURES)

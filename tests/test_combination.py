@@ -118,8 +118,14 @@ def test_unseen_senses_are_answered_from_their_gloss_evidence():
 
 def test_a_lexelt_with_fewer_instances_than_folds_keeps_the_default_parameters():
     X, y = lexelt(repeats=1)
+    model = Combination(default_params=(-1, 1, 2, 1, 0.5, 0.1, 3, 0.2)).fit(X, y)
+    assert model.mixture_ == [-1, 1, 2, 1, 0.5, 0.1, 3, 0.2]
+
+
+def test_defaults_registered_before_ppr_take_the_neutral_start_for_it():
+    X, y = lexelt(repeats=1)
     model = Combination(default_params=(-1, 1, 2, 1, 0.5, 0.1, 3)).fit(X, y)
-    assert model.mixture_ == [-1, 1, 2, 1, 0.5, 0.1, 3]
+    assert model.mixture_ == [-1, 1, 2, 1, 0.5, 0.1, 3, 0.0]
 
 
 @pytest.fixture
@@ -255,8 +261,9 @@ def test_the_geometric_pool_is_a_softmax_of_its_weighted_terms():
     evidence[0, :, combination.EVIDENCE.index("prior")] = [0.2, 0.3, 0.5]
     evidence[0, :, combination.EVIDENCE.index("gloss")] = [0.0, 0.4, 0.9]
     allowed = np.ones((1, 3), dtype=bool)
-    used = np.array([True, True, False, True, True])  # no lesk-corpus
-    weights = np.array([2.0, -1.0, 0.5, 7.0, 1.0, 3.0])  # svm, svm lacks, dlist, lesk, prior, gloss
+    used = np.array([True, True, False, True, True, False])  # no lesk-corpus, no ppr
+    # svm, svm lacks, dlist, lesk, prior, gloss, ppr
+    weights = np.array([2.0, -1.0, 0.5, 7.0, 1.0, 3.0, 4.0])
     smoothed = np.log(np.array([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5]]) + combination.LOG_SMOOTHING)
     scores = (np.array([2.0, 0.0, -1.0]) + 0.5 * smoothed[0] + smoothed[1]
               + 3.0 * np.array([0.0, 0.4, 0.9]))
@@ -268,9 +275,37 @@ def test_the_geometric_pool_is_a_softmax_of_its_weighted_terms():
     assert only_two[0, 2] == 0 and np.isclose(only_two[0].sum(), 1)
 
 
+def test_ppr_values_give_senses_its_block_does_not_name_the_rows_smallest():
+    block = Weighted(("ppr=" + RIVER, "ppr=" + MONEY), np.array([0.8, 0.2]))
+    classes = np.array(sorted([RIVER, MONEY, "bank%1:99:99::"]))
+    values = combination.ppr_values([[block], ["bow=river"]], classes)
+    assert dict(zip(classes, values[0])) == {RIVER: 0.8, MONEY: 0.2, "bank%1:99:99::": 0.2}
+    assert (values[1] == 0).all()
+
+
+def test_ppr_is_a_component_only_when_asked_and_its_term_moves_the_geometric_pool():
+    X, y = lexelt()
+    # ppr says the opposite of the training senses
+    with_ppr = [[*row, Weighted(("ppr=" + RIVER, "ppr=" + MONEY),
+                                np.array([0.1, 0.9]) if sense == RIVER else np.array([0.9, 0.1]))]
+                for row, sense in zip(X, y)]
+    assert "ppr" not in Combination(pool="geometric").fit(with_ppr, y).components()
+    model = Combination(pool="geometric", ppr=True).fit(with_ppr, y)
+    assert model.components()[-1] == "ppr"
+    evidence = model._evidence(with_ppr[:1], model._member_rows(with_ppr[:1]), model.models_,
+                               model.prior_)
+    assert evidence[0, :, combination.EVIDENCE.index("ppr")].tolist() == [0.9, 0.1]
+    weights = np.zeros(len(combination.LOG_LINEAR_TERMS))
+    weights[-1] = 1.0
+    proba = combination.mixture(evidence, np.ones((1, 2), bool), weights, model._used(),
+                                "geometric")
+    smoothed = np.array([0.9, 0.1]) + combination.LOG_SMOOTHING
+    assert np.allclose(proba[0], smoothed / smoothed.sum())
+
+
 def test_a_pool_refuses_defaults_of_another_length_and_unknown_pools():
     X, y = lexelt()
-    with pytest.raises(ValueError, match="geometric pool takes 6 default parameters"):
-        Combination(pool="geometric", default_params=(0, 0, 2, 0, 0, 0, 0)).fit(X, y)
+    with pytest.raises(ValueError, match="geometric pool takes 7 default parameters"):
+        Combination(pool="geometric", default_params=(0, 0, 2, 0, 0, 0, 0, 0)).fit(X, y)
     with pytest.raises(ValueError, match="linear or geometric"):
         Combination(pool="harmonic").fit(X, y)

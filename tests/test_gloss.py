@@ -71,7 +71,8 @@ def test_every_group_names_its_features_with_its_prefix():
 
     doc = bank_doc(["steep", "slope"])
     by_group = Featurizer(embedding=fixture_embedding()).by_group(doc)
-    for group in EXTRACTORS:
+    assert by_group["ppr"] == []  # filled by a lexical-sample run's walks, not per context
+    for group in (group for group in EXTRACTORS if group != "ppr"):
         features = by_group[group]
         assert features, group
         assert select_groups(features, [group]) == features, group

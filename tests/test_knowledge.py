@@ -1,9 +1,10 @@
 """The knowledge-based system's parts: SyntagNet's reader, the knowledge graph (its edges, npz
 form and identity), personalised PageRank against a dense solution, the word-by-word walk's
-linearity, and the graph without SyntagNet."""
+linearity and reciprocity, a lexical-sample context's walk, and the graph without SyntagNet."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -16,6 +17,9 @@ from wsd_classic.errors import WsdError
 from wsd_classic.knowledge import graph as knowledge_graph, pagerank
 from wsd_classic.knowledge.graph import RELATION_BIT, RELATIONS, KnowledgeGraph
 from wsd_classic.knowledge.word_to_word import WalkSettings, WordToWord, contexts
+from wsd_classic.preprocess.document import ProcessedInstance
+from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank, sentence_lexelts
+from wsd_classic.tasks import catalogue
 
 from conftest import FIXTURES, assert_error_at
 
@@ -167,6 +171,26 @@ def test_word_to_word_sums_the_context_words_walks(wordnet_graph):
     assert distributions["s0.t1"] == {"river%1:17:00::": 1.0}
 
 
+def test_walks_from_the_candidates_give_the_context_walks_scores(wordnet_graph):
+    walker = WordToWord(wordnet_graph, WalkSettings(iterations=10))
+    found = [Counter({"river.n": 2, "water.n": 1}), Counter({"rate.n": 1}), Counter()]
+    nodes = [wordnet_graph.nodes(wordnet.wordnet_senses(lemma, "n"))
+             for lemma in ("bank", "interest", "bank")]
+    from_candidates = walker.reciprocal_scores(found, nodes)
+    from_context = [np.zeros(len(own)) for own in nodes]
+    for number, context in enumerate(found):
+        for lexelt, count in context.items():
+            from_context[number] += count * walker.ranks([walker.restart(lexelt)])[
+                nodes[number], 0]
+    for mine, theirs in zip(from_candidates, from_context):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-3, atol=1e-9)
+    assert from_context[0].sum() > 0
+    # fewer distinct candidates than context lexelts: context_scores walks from the candidates
+    many = [Counter({f"{lemma}.n": 1 for lemma in ("river", "water", "money", "loan")})]
+    np.testing.assert_array_equal(walker.context_scores(many, [nodes[0][:2]])[0],
+                                  walker.reciprocal_scores(many, [nodes[0][:2]])[0])
+
+
 def test_a_target_without_context_gets_an_even_distribution(wordnet_graph):
     corpus = corpus_of(("bank.n",))
     weights = list(WordToWord(wordnet_graph).distributions(corpus)["s0.t0"].values())
@@ -181,3 +205,66 @@ def test_missing_syntagnet_is_said_in_one_line(tmp_path, monkeypatch, capsys, wo
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 1 and "SyntagNet is not in the data directory" in lines[0]
     assert graph.name == knowledge_graph.WORDNET
+
+
+def lexical_sample_context():
+    """*The river flooded. We sat on the bank of the river and called on Paris.* as a
+    lexical-sample context, its target *bank*."""
+    words = ("The", "river", "flooded", ".", "We", "sat", "on", "the", "bank", "of", "the",
+             "river", "and", "called", "on", "Paris", ".")
+    lemmas = ("the", "river", "flood", ".", "we", "sit", "on", "the", "bank", "of", "the",
+              "river", "and", "call", "on", "paris", ".")
+    tags = ("DT", "NN", "VBD", ".", "PRP", "VBD", "IN", "DT", "NN", "IN", "DT", "NN", "CC",
+            "VBD", "RP", "NNP", ".")
+    stops = tuple(lemma in {"the", "we", "on", "of", "and"} for lemma in lemmas)
+    return ProcessedInstance("bank.1", "bank.n", words, lemmas, tags, (0,) * 4 + (1,) * 13,
+                             tuple(range(17)), ("dep",) * 17, stops, 8)
+
+
+def test_a_lexical_sample_context_is_its_sentence_s_content_words():
+    doc = lexical_sample_context()
+    assert sentence_lexelts(doc) == Counter({"sit.v": 1, "river.n": 1, "call.v": 1,
+                                             "paris.n": 1})
+    assert sentence_lexelts(doc, window=1)["river.n"] == 2
+    assert "flood.v" in sentence_lexelts(doc, window=1)
+
+
+def test_lexical_sample_distributions_are_the_walk_s_over_the_candidates(wordnet_graph):
+    doc = lexical_sample_context()
+    scorer = PersonalisedPageRank(wordnet_graph, iterations=10)
+    keys, weights = scorer.instance_distributions([doc])["bank.1"]
+    assert keys == wordnet.wordnet_senses("bank", "n")
+    assert weights.sum() == pytest.approx(1.0)
+    restarts = [scorer.walker.restart(lexelt) for lexelt in sentence_lexelts(doc)]
+    joint = scorer.walker.ranks([(np.concatenate([nodes for nodes, _ in restarts]),
+                                  np.concatenate([share for _, share in restarts]))])[:, 0]
+    expected = joint[wordnet_graph.nodes(keys)]
+    np.testing.assert_allclose(weights, expected / expected.sum(), rtol=1e-3)
+    # the target's particles add the phrasal verb's senses
+    called = replace(doc, id="call.1", lexelt="call.v", target=13, sats=(14,))
+    keys, _ = scorer.instance_distributions([called])["call.1"]
+    assert set(wordnet.wordnet_senses("call_on", "v")) <= set(keys)
+
+
+def test_a_lexical_sample_run_fills_the_ppr_group_of_both_sides(wordnet_graph, monkeypatch):
+    from wsd_classic.corpora.model import LexicalSample
+    from wsd_classic.features.featurizer import Featurizer
+    from wsd_classic.tasks import lexical_sample_run
+    from wsd_classic.tasks.engine import FeaturizedCorpus
+
+    asked = []
+
+    def built(params, data_dir=None):
+        asked.append(params)
+        return PersonalisedPageRank(wordnet_graph, iterations=10)
+
+    monkeypatch.setattr(lexical_sample_run.PersonalisedPageRank, "built", built)
+    doc = lexical_sample_context()
+    other = replace(doc, id="bank.2")
+    sides = [FeaturizedCorpus(LexicalSample([]), {item.id: {"ppr": []}}, Featurizer())
+             for item in (doc, other)]
+    lexical_sample_run.add_ppr_evidence(sides, [[doc], [other]], None, 1)
+    assert asked == [catalogue.SEMCOR.system_params("ppr")]
+    block, = sides[1].features["bank.2"]["ppr"]
+    assert block.names == tuple(f"ppr={key}" for key in wordnet.wordnet_senses("bank", "n"))
+    np.testing.assert_allclose(block.values, sides[0].features["bank.1"]["ppr"][0].values)

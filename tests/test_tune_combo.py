@@ -37,3 +37,24 @@ def test_registered_combo_takes_the_best_pool_rounded_and_its_map():
     value = tune_combo.registered_combo(best, defaults, {"top_sense_map": [0.0, 0.5, 1.0]})
     assert value == {"pool": "geometric", "shrinkage": 1.0,
                      "default_params": [2.758, -1.74, 0.0], "top_sense_map": [0.0, 0.5, 1.0]}
+
+
+def test_registered_combo_says_ppr_only_when_it_is_a_component():
+    best = {"pool": "geometric", "shrinkage": 1.0, "accuracy": 0.7}
+    value = tune_combo.registered_combo(best, {"geometric": (1.0,)}, {"top_sense_map": []},
+                                        ppr=True)
+    assert value["ppr"] is True
+
+
+def test_ppr_alone_takes_each_held_out_instance_s_most_probable_training_sense():
+    from bench.cv import LexeltRows
+    from wsd_classic.features.weighted import Weighted
+    first, second = "bank%1:17:01::", "bank%1:14:00::"
+    names = ("ppr=" + first, "ppr=" + second)
+    rows = LexeltRows([[] for _ in range(10)], [first] * 5 + [second] * 5, [1.0] * 10,
+                      [f"i{number}" for number in range(10)])
+    # ppr is right on the first sense's instances only
+    blocks = {f"i{number}": Weighted(names, np.array([0.7, 0.3])) for number in range(10)}
+    correct, scored = tune_combo.ppr_alone(tune_combo.with_ppr(rows, blocks), folds=5)
+    assert scored.sum() == 10
+    assert correct.sum() == 5

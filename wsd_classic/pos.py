@@ -17,4 +17,6 @@ POINTER_POS = {"n": "n", "v": "v", "a": "a", "s": "a", "r": "r"}
 # spaCy's universal tags of the four, and back (``s``, a satellite, is an adjective).
 UNIVERSAL_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
 SPACY_TAGS = {**{letter: tag for tag, letter in UNIVERSAL_POS.items()}, "s": "ADJ"}
+# The first two letters of a Penn Treebank tag (a lexical sample's analyses) of the four.
+PENN_POS = {"NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
 POS_NAMES = {"n": "noun", "v": "verb", "a": "adjective", "r": "adverb"}

@@ -2,7 +2,7 @@
 ``Weighted`` blocks of real values, ``features.weighted``).
 
 Names carry their group's prefix (``bow=``, ``col-1,1=``, ``pos-1=``, ``syn:head=``,
-``gloss=``) so groups can be combined per system and a feature explains itself in ``--explain``
+``gloss=``, ``ppr=``) so groups can be combined per system and a feature explains itself in ``--explain``
 output.
 """
 from __future__ import annotations
@@ -18,6 +18,13 @@ from wsd_classic.features.pos_window import pos_window
 from wsd_classic.features.syntax import syntactic_relations
 from wsd_classic.preprocess.document import ProcessedInstance
 
+def without_walks(doc: ProcessedInstance) -> list:
+    """The ``ppr`` group's stand-in: the knowledge-based walk's probabilities of the candidates
+    come from walks over a whole sample at once, which a lexical-sample run adds to its contexts'
+    features (``tasks.lexical_sample_run``); elsewhere the group gives nothing."""
+    return []
+
+
 EXTRACTORS: dict[str, Callable[[ProcessedInstance], list[str]]] = {
     "bow": bag_of_words,
     "colloc": collocations,
@@ -26,11 +33,12 @@ EXTRACTORS: dict[str, Callable[[ProcessedInstance], list[str]]] = {
     # Needs word vectors: a featurizer given them reads them (``featurizer.Featurizer``).
     "emb": without_vectors,
     "gloss": gloss_evidence,
+    "ppr": without_walks,
 }
 ALL_GROUPS = tuple(EXTRACTORS)
 # The prefix every name of a group starts with (a ``Weighted`` block's names too).
 PREFIXES = {"bow": "bow=", "colloc": "col", "pos": "pos", "syntax": "syn:", "emb": "emb",
-            "gloss": "gloss="}
+            "gloss": "gloss=", "ppr": "ppr="}
 
 
 def select_groups(row, groups: Iterable[str]) -> list:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
+import scipy.sparse
 from tqdm import tqdm
 
 from wsd_classic import wordnet
@@ -123,12 +124,24 @@ class WordToWord:
     def scores(self, corpus: AllWordsCorpus, targets: Sequence[Target], jobs: int = 1,
                progress: bool | None = None) -> dict[str, np.ndarray]:
         """The summed ranks of each target's candidates over its context's walks, by id."""
+        totals = self.context_scores(contexts(corpus, targets, self.settings.window),
+                                     [self.graph.nodes(candidates(target)) for target in targets],
+                                     jobs, progress)
+        return {target.id: total for target, total in zip(targets, totals)}
+
+    def context_scores(self, found: Sequence[Counter], nodes: Sequence[np.ndarray],
+                       jobs: int = 1, progress: bool | None = None) -> list[np.ndarray]:
+        """For each context (the lexelts of its content words, how often each occurs), the
+        summed ranks of its ``nodes`` over the walks of its lexelts: one walk per distinct
+        lexelt of all the contexts, or, when the contexts share fewer distinct nodes than
+        lexelts (a lexical sample's few lexelts), one walk per node (``reciprocal_scores``)."""
         users: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        for number, context in enumerate(contexts(corpus, targets, self.settings.window)):
+        for number, context in enumerate(found):
             for lexelt, count in context.items():
                 users[lexelt].append((number, count))
         lexelts = sorted(users)
-        nodes = [self.graph.nodes(candidates(target)) for target in targets]
+        if len(np.unique(np.concatenate([np.zeros(0, np.int64), *nodes]))) < len(lexelts):
+            return self.reciprocal_scores(found, nodes, jobs, progress)
         blocks = [lexelts[start:start + BLOCK] for start in range(0, len(lexelts), BLOCK)]
         global _running
         _running = (self, users, nodes)
@@ -144,7 +157,60 @@ class WordToWord:
         finally:
             _running = None
             bar.close()
-        return {target.id: total for target, total in zip(targets, totals)}
+        return totals
+
+    def reciprocal_scores(self, found: Sequence[Counter], nodes: Sequence[np.ndarray],
+                          jobs: int = 1, progress: bool | None = None) -> list[np.ndarray]:
+        """``context_scores`` from the other end: one walk restarting at each distinct node.
+
+        On an undirected graph the walk is reciprocal: with ``d`` the nodes' weighted degrees,
+        ``d_u`` times the rank of ``c`` in the walk restarting at ``u`` equals ``d_c`` times the
+        rank of ``u`` in the walk restarting at ``c`` (every power of the transition times
+        ``diag(d)`` is symmetric, and so is the walk's polynomial in it). So a context's score
+        for ``c`` is ``d_c`` times the sum, over its restart nodes ``u``, of their restart mass
+        times the rank of ``u`` in ``c``'s walk over ``d_u``; an isolated ``c`` keeps the mass
+        that restarts at itself."""
+        distinct, inverse = np.unique(np.concatenate([np.zeros(0, np.int64), *nodes]),
+                                      return_inverse=True)
+        degree = np.asarray(self.graph.weighted(self.settings.syntagnet_weight).sum(axis=0)
+                            ).ravel()
+        restarts = {lexelt: self.restart(lexelt)
+                    for lexelt in sorted({lexelt for context in found for lexelt in context})}
+        rows, columns, mass = [], [], []
+        for number, context in enumerate(found):
+            for lexelt, count in context.items():
+                restart_nodes, shares = restarts[lexelt]
+                rows += [number] * len(restart_nodes)
+                columns += restart_nodes.tolist()
+                mass += (count * shares).tolist()
+        restart = scipy.sparse.csr_matrix((mass, (rows, columns)),
+                                          shape=(len(found), self.graph.size))
+        over_degree = restart @ scipy.sparse.diags(
+            np.divide(1.0, degree, out=np.zeros_like(degree), where=degree > 0))
+        blocks = [distinct[start:start + BLOCK] for start in range(0, len(distinct), BLOCK)]
+        global _running
+        _running = (self, over_degree)
+        given = np.zeros((len(found), len(distinct)))
+        bar = tqdm(total=len(distinct), desc="ppr walks", unit="sense",
+                   disable=not (sys.stderr.isatty() if progress is None else progress),
+                   file=sys.stderr)
+        try:
+            at = 0
+            for block, values in zip(blocks, in_workers(_reciprocal_block, blocks, jobs)):
+                given[:, at:at + len(block)] = values
+                at += len(block)
+                bar.update(len(block))
+        finally:
+            _running = None
+            bar.close()
+        given *= degree[distinct]
+        isolated = degree[distinct] == 0
+        given[:, isolated] = restart[:, distinct[isolated]].toarray()
+        totals, at = [], 0
+        for number, own in enumerate(nodes):
+            totals.append(given[number, inverse[at:at + len(own)]])
+            at += len(own)
+        return totals
 
     def explain(self, context: Counter, best: str) -> list[tuple[str, float]]:
         """What carried the walk's mass to ``best`` (a sense key): the context senses whose
@@ -205,6 +271,14 @@ def _block_scores(block: list[str]) -> dict[int, np.ndarray]:
             else:
                 partial[number] = values
     return partial
+
+
+def _reciprocal_block(block: np.ndarray) -> np.ndarray:
+    """Contexts x the block's nodes: each context's restart mass over the degrees, summed
+    against the ranks of the walks restarting at the block's nodes."""
+    walker, over_degree = _running
+    ranks = walker.ranks([(np.array([node]), np.array([1.0])) for node in block])
+    return np.asarray(over_degree @ ranks.astype(np.float64))
 
 
 def _relation_names(bits: int) -> str:

@@ -3,25 +3,28 @@
 Each member is fitted on K-1 inner folds of the lexelt's training data and predicts the held-out
 fold (an instance's rows share a fold), which gives, for every held-out instance and sense, the
 ``EVIDENCE``: the svm's decision value, dlist's and lesk-corpus's probabilities, the training
-prior and the gloss similarity of the sense (``features.gloss``). The combiner takes one of two
+prior and the gloss similarity of the sense (``features.gloss``) and, with ``ppr``, the
+knowledge-based ``ppr``'s probability of the sense (``PPR_PREFIX``). The combiner takes one of two
 forms (``POOLS``). The linear pool is Florian & Yarowsky's interpolation of the members'
 distributions:
 
     p(s | x) = λ_svm softmax(z / T)_s + λ_dlist p_dlist(s) + λ_lesk p_lesk(s) + λ_prior prior(s)
-               + λ_gloss softmax(β g)_s
+               + λ_gloss softmax(β g)_s [+ λ_ppr p_ppr(s)]
 
 the λ a softmax of ``EVIDENCE`` logits; with λ_svm + λ_prior = 1 it is the svm's own
 calibration. The geometric pool is a product of the members' distributions, a conditional logit
 over the senses:
 
     p(s | x) ∝ exp(w_svm z_s + w_lacks [the fold's svm lacks s] + w_dlist log(p_dlist(s) + ε)
-                   + w_lesk log(p_lesk(s) + ε) + w_prior log(prior(s) + ε) + w_gloss g_s)
+                   + w_lesk log(p_lesk(s) + ε) + w_prior log(prior(s) + ε) + w_gloss g_s
+                   [+ w_ppr log(p_ppr(s) + ε)])
 
 Either is taken over the senses the candidate filter allows. Its parameters minimise the held-out
 log-loss plus ``shrinkage`` x their squared distance to ``default_params`` per unit of held-out
 weight (the defaults chosen by cross-validation across the SENSEVAL-2 training lexelts,
 ``bench/tune_combo.py``): a small lexelt keeps nearly the defaults, one with fewer instances than
-folds keeps them. The members are then refitted on all the data.
+folds keeps them. The members are then refitted on all the data. Defaults registered before
+``ppr`` was a component (one parameter short) take the pool's neutral start for it.
 
 Neither pool's top sense is as probable as it is often right: on SENSEVAL-2's held-out training
 folds the linear pool (a linear pool of calibrated forecasts is under-dispersed, Ranjan & Gneiting
@@ -47,7 +50,7 @@ from scipy.special import softmax
 from sklearn.isotonic import IsotonicRegression
 
 from wsd_classic import tuned
-from wsd_classic.features import select_groups
+from wsd_classic.features import PREFIXES, select_groups
 from wsd_classic.features.gloss import PREFIX as GLOSS_PREFIX
 from wsd_classic.systems import candidates
 from wsd_classic.systems.base import (SenseClassifier, held_out_folds, prefixed_senses,
@@ -62,7 +65,10 @@ from wsd_classic.systems.svm import LinearSVM
 MEMBERS = {"svm": LinearSVM, "dlist": DecisionList, "lesk-corpus": Lesk}
 MEMBER_OVERRIDES = {"svm": {"calibrate": False}}
 WORDNET_MEMBERS = ("lesk-corpus",)
-EVIDENCE = (*MEMBERS, "prior", "gloss")
+EVIDENCE = (*MEMBERS, "prior", "gloss", "ppr")
+# The block of ``ppr``'s probabilities of a row's candidate senses (``Weighted``): the ``ppr``
+# group, which a lexical-sample run fills (``tasks.lexical_sample_run``).
+PPR_PREFIX = PREFIXES["ppr"]
 # The linear pool's: log T, log β, then one logit per component.
 PARAMETERS = ("log_temperature", "log_gloss_sharpness", *(f"logit_{name}" for name in EVIDENCE))
 PARAMETER_BOUNDS = [(-4.0, 3.0), (-3.0, 5.0), *[(-10.0, 10.0)] * len(EVIDENCE)]
@@ -83,6 +89,15 @@ def wordnet_keys(senses) -> bool:
 def gloss_values(X, classes: np.ndarray) -> np.ndarray:
     """The gloss similarity of each class for each row (0 for a class no candidate spells)."""
     return prefixed_values(X, classes, GLOSS_PREFIX)[0]
+
+
+def ppr_values(X, classes: np.ndarray) -> np.ndarray:
+    """ppr's probability of each class for each row; a class its block does not name (a sense
+    WordNet 3.0 lacks, ``U``, ``P``) gets the row's smallest named probability (0 where the row
+    names none)."""
+    values, named = prefixed_values(X, classes, PPR_PREFIX)
+    floor = np.where(named, values, np.inf).min(axis=1, initial=np.inf)
+    return np.where(named, values, np.where(np.isfinite(floor), floor, 0.0)[:, None])
 
 
 def _normalised(values: np.ndarray, allowed: np.ndarray) -> np.ndarray:
@@ -136,7 +151,8 @@ def geometric_mixture(evidence: np.ndarray, allowed: np.ndarray, params: np.ndar
     probabilities = [np.log(evidence[:, :, EVIDENCE.index(name)] + LOG_SMOOTHING)
                      for name in ("dlist", "lesk-corpus", "prior")]
     terms = np.stack([np.where(lacks, 0.0, decision), lacks, *probabilities,
-                      evidence[:, :, EVIDENCE.index("gloss")]], axis=2)
+                      evidence[:, :, EVIDENCE.index("gloss")],
+                      np.log(evidence[:, :, EVIDENCE.index("ppr")] + LOG_SMOOTHING)], axis=2)
     return _softmax(terms @ np.where(_log_linear_freed(used), params, 0.0), allowed)
 
 
@@ -153,10 +169,11 @@ class Pool:
 
 
 POOLS = {
-    "linear": Pool(PARAMETERS, tuple(PARAMETER_BOUNDS), (0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0),
+    "linear": Pool(PARAMETERS, tuple(PARAMETER_BOUNDS), (0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0),
                    lambda used: np.concatenate([[True, True], used]), linear_mixture),
     "geometric": Pool(tuple(f"weight_{term}" for term in LOG_LINEAR_TERMS),
-                      ((-50.0, 50.0),) * len(LOG_LINEAR_TERMS), (1.0, -5.0, 0.0, 0.0, 0.0, 1.0),
+                      ((-50.0, 50.0),) * len(LOG_LINEAR_TERMS),
+                      (1.0, -5.0, 0.0, 0.0, 0.0, 1.0, 0.0),
                       _log_linear_freed, geometric_mixture),
 }
 
@@ -226,14 +243,17 @@ class Combination(SenseClassifier):
     member_systems = tuple(MEMBERS)
     feature_groups = tuple(dict.fromkeys(
         [*(group for estimator in MEMBERS.values() for group in estimator.feature_groups),
-         "gloss"]))
+         "gloss", "ppr"]))
     state_fields = ("members", "member_params", "mixture", "plain_senses")
 
     def __init__(self, pool: str = "linear", default_params: tuple[float, ...] | None = None,
                  shrinkage: float = 1.0, folds: int = 5, unseen_senses: bool = False,
                  member_params: dict | None = None, random_state: int = 0,
-                 top_sense_map: tuple[float, ...] = (), member_defaults: dict | None = None):
+                 top_sense_map: tuple[float, ...] = (), member_defaults: dict | None = None,
+                 ppr: bool = False):
         self.pool = pool
+        # Whether ppr's probabilities (the rows' ``PPR_PREFIX`` block) are a component.
+        self.ppr = ppr
         self.default_params = default_params
         self.shrinkage = shrinkage
         self.folds = folds
@@ -254,8 +274,10 @@ class Combination(SenseClassifier):
         return [name for name in MEMBERS if name not in WORDNET_MEMBERS or wordnet_keys(senses)]
 
     def components(self) -> list[str]:
-        """The mixture's components: the members, the prior and, over WordNet keys, the gloss."""
-        used = {*self.members_, "prior"} | ({"gloss"} if wordnet_keys(self.classes_) else set())
+        """The mixture's components: the members, the prior and, over WordNet keys, the gloss
+        (and ppr's probabilities when asked for)."""
+        used = {*self.members_, "prior"} | ({"gloss", *(["ppr"] if self.ppr else [])}
+                                            if wordnet_keys(self.classes_) else set())
         return [name for name in EVIDENCE if name in used]
 
     def _used(self) -> np.ndarray:
@@ -362,6 +384,8 @@ class Combination(SenseClassifier):
         form = POOLS[self.pool]
         default = np.asarray(form.start if self.default_params is None else self.default_params,
                              float)
+        if len(default) == len(form.parameters) - 1:  # registered before ppr's component
+            default = np.append(default, form.start[-1])
         if len(default) != len(form.parameters):
             raise ValueError(f"the {self.pool} pool takes {len(form.parameters)} default "
                              f"parameters ({', '.join(form.parameters)}), not {len(default)}")
@@ -386,6 +410,8 @@ class Combination(SenseClassifier):
             evidence[:, columns, EVIDENCE.index(name)] = values
         evidence[:, :, EVIDENCE.index("prior")] = prior
         evidence[:, :, EVIDENCE.index("gloss")] = gloss_values(X, self.classes_)
+        if self.ppr:
+            evidence[:, :, EVIDENCE.index("ppr")] = ppr_values(X, self.classes_)
         return evidence
 
     def predict_proba(self, X) -> np.ndarray:

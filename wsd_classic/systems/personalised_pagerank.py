@@ -9,14 +9,20 @@ whole all-words corpus.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from wsd_classic.corpora.allwords import AllWordsCorpus, Target
+from wsd_classic.corpora.allwords import AllWordsCorpus, Target, wordnet_lemma
+from wsd_classic.features import PREFIXES
+from wsd_classic.features.gloss import candidate_keys, target_particles
+from wsd_classic.features.weighted import Weighted
 from wsd_classic.knowledge import graph as knowledge_graph
 from wsd_classic.knowledge.graph import KnowledgeGraph
 from wsd_classic.knowledge.word_to_word import WalkSettings, WordToWord, contexts
+from wsd_classic.pos import PENN_POS
+from wsd_classic.preprocess.document import ProcessedInstance
 
 # The model file's arrays of the graph are stored under these names.
 RESOURCE_PREFIX = "graph_"
@@ -60,12 +66,58 @@ class PersonalisedPageRank:
         summing to 1, by target id (``WordToWord.distributions``)."""
         return self.walker.distributions(corpus, targets, jobs, progress)
 
+    def instance_distributions(self, docs: Sequence[ProcessedInstance], jobs: int = 1,
+                               progress: bool | None = None
+                               ) -> dict[str, tuple[tuple[str, ...], np.ndarray]]:
+        """For each lexical-sample context, by id: its target's WordNet 3.0 candidates (those of
+        its lemma and, for a phrasal verb, of the lemma joined to its particles, as the gloss
+        group's) and their weights summing to 1, from the walk restarting at the senses of the
+        content words of its sentences (``sentence_lexelts``); even where the walk reaches no
+        candidate."""
+        keys = [candidate_keys(doc.lexelt, target_particles(doc)) for doc in docs]
+        totals = self.walker.context_scores(
+            [sentence_lexelts(doc, self.walker.settings.window) for doc in docs],
+            [self.graph.nodes(own) for own in keys], jobs, progress)
+        found = {}
+        for doc, own, total in zip(docs, keys, totals):
+            mass = float(total.sum())
+            found[doc.id] = (own, total / mass if mass > 0
+                             else np.full(len(own), 1.0 / max(len(own), 1)))
+        return found
+
+    def evidence(self, docs: Sequence[ProcessedInstance], jobs: int = 1,
+                 progress: bool | None = None) -> dict[str, Weighted]:
+        """Each context's ``ppr`` group, by id: one block, ``ppr=<sense key>`` per candidate
+        with its weight (``instance_distributions``)."""
+        return {identifier: Weighted(tuple(PREFIXES["ppr"] + key for key in keys), weights)
+                for identifier, (keys, weights)
+                in self.instance_distributions(docs, jobs, progress).items()}
+
     def explain(self, corpus: AllWordsCorpus, target: Target, best: str
                 ) -> list[tuple[str, float]]:
         """The context senses and the edges that carried the most of the walk's mass to
         ``best``, the target's chosen sense, each with its share."""
         context, = contexts(corpus, [target], self.walker.settings.window)
         return self.walker.explain(context, best)
+
+
+def sentence_lexelts(doc: ProcessedInstance, window: int = 0) -> Counter:
+    """The lexelts (``lemma.pos``, as WordNet 3.0 spells the lemma) of the content words of the
+    target's sentence and the ``window`` sentences on each side of it that the context holds,
+    how often each occurs: words WordNet has for their part of speech, stop words, the target,
+    its particles and its own lexelt left out."""
+    own = {doc.target, *doc.sats}
+    sentence = doc.sentences[doc.target]
+    found: Counter = Counter()
+    for index, lemma in enumerate(doc.lemmas):
+        if (index in own or doc.stops[index] or abs(doc.sentences[index] - sentence) > window):
+            continue
+        pos = PENN_POS.get(doc.tags[index][:2])
+        spelt = wordnet_lemma(lemma, pos) if pos else None
+        if spelt:
+            found[f"{spelt}.{pos}"] += 1
+    del found[doc.lexelt]
+    return found
 
 
 def ppr_distributions(corpus: AllWordsCorpus, targets: Sequence[Target] | None = None, *,

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -17,7 +18,8 @@ from wsd_classic.corpora.model import Lexelt, LexicalSample
 from wsd_classic.features.featurizer import VECTOR_GROUP
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.scoring.lexsample import lexsample_scores
-from wsd_classic.tasks import engine, staging, vector_corpus
+from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank
+from wsd_classic.tasks import catalogue, engine, staging, vector_corpus
 from wsd_classic.tasks.catalogue import Task
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.staging import previous_scores
@@ -149,7 +151,21 @@ def featurize_sides(run: TaskRun, chosen: list[str], train_sample: LexicalSample
         now = make_featurizer.without_vectors()
         corpora = [engine.featurize(sample, now, jobs, docs=side_docs)
                    for sample, side_docs in zip((train_sample, test_sample), docs)]
+    if any(run.task.system_params(name).get("ppr") for name in chosen):
+        with timer.stage("ppr walks"):
+            add_ppr_evidence(corpora, docs, run.data_dir, jobs)
     return FeaturizedSides(*corpora, docs, make_featurizer, timer, jobs)
+
+
+def add_ppr_evidence(corpora: Sequence[FeaturizedCorpus],
+                     docs: Sequence[list[ProcessedInstance]], data_dir, jobs: int) -> None:
+    """Fill the ``ppr`` group of every context of ``corpora`` (their analyses ``docs``) with the
+    walk ``semcor`` registered, over all of them at once: one walk per candidate sense."""
+    scorer = PersonalisedPageRank.built(catalogue.SEMCOR.system_params("ppr"), data_dir)
+    evidence = scorer.evidence([doc for side in docs for doc in side], jobs)
+    for corpus in corpora:
+        for instance, groups in corpus.features.items():
+            groups["ppr"] = [evidence[instance]]
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,8 @@ from wsd_classic.benchmarks.ambistory.meanings import (homonym_synsets, meaning_
                                                        signatures, target_lemma)
 from wsd_classic.benchmarks.ambistory.relatedness import wordnet_features
 from wsd_classic.benchmarks.ambistory.spaces import WordSpace
-from wsd_classic.benchmarks.ambistory.stories import StoryTarget, story_distributions
+from wsd_classic.benchmarks.ambistory.stories import (StoryTarget, story_distributions,
+                                                      story_ppr_distributions)
 from wsd_classic.benchmarks.ambistory.text import cosine, stems, tfidf_vector
 from wsd_classic.corpora.ambistory import AmbiStorySample
 
@@ -128,10 +129,19 @@ def other_meanings(samples: Sequence[AmbiStorySample]) -> dict[str, AmbiStorySam
             for sample in samples}
 
 
-def featurize(samples: Sequence[AmbiStorySample], models_root: Path,
-              spaces: dict[str, WordSpace], jobs: int = 1,
-              progress: bool | None = None) -> FeaturizedSplit:
-    partners = other_meanings(samples)
+@dataclass
+class Meanings:
+    """Each sample's judged meaning as a synset (None where WordNet has none), by sample id;
+    how the meanings matched; and the homonym as a target of its story, with its ending and
+    without, by (sample id, ending)."""
+
+    synsets: dict[str, object]
+    matches: Counter
+    unmatched: list[str]
+    targets: dict[tuple[str, str], StoryTarget]
+
+
+def judged_meanings(samples: Sequence[AmbiStorySample]) -> Meanings:
     matches: Counter = Counter()
     unmatched = []
     synsets = {}
@@ -149,6 +159,54 @@ def featurize(samples: Sequence[AmbiStorySample], models_root: Path,
             for ending in dict.fromkeys((sample.ending, "")):  # no set: its order is salted
                 targets[(sample.id, ending)] = StoryTarget(sample.homonym, sample.precontext,
                                                            sample.sentence, ending, lemma, pos)
+    return Meanings(synsets, matches, unmatched, targets)
+
+
+def distribution_features(prefix: str, story: dict[str, float], setup: dict[str, float],
+                          name: str | None, other_name: str | None) -> dict[str, float]:
+    """A sense distribution's features of the judged meaning (synset ``name``) against the other
+    one: its probability in the story and in the setup alone, each less the other meaning's,
+    and its shift from setup to story."""
+    row = {f"{prefix}_story": story.get(name, 0.0),
+           f"{prefix}_story_other": story.get(other_name, 0.0),
+           f"{prefix}_setup": setup.get(name, 0.0)}
+    row[f"{prefix}_story_margin"] = row[f"{prefix}_story"] - row[f"{prefix}_story_other"]
+    row[f"{prefix}_setup_margin"] = row[f"{prefix}_setup"] - setup.get(other_name, 0.0)
+    row[f"{prefix}_shift"] = row[f"{prefix}_story"] - row[f"{prefix}_setup"]
+    return row
+
+
+# ppr's columns, a candidate group (``ppr_matrix``; ``python -m bench ambistory --ppr-trial``),
+# the same as ``wsd``'s from the knowledge-based walk.
+PPR_FEATURES = tuple(name.replace("wsd_", "ppr_", 1) for name in FEATURE_GROUPS["wsd"])
+
+
+def ppr_matrix(samples: Sequence[AmbiStorySample], jobs: int = 1, data_dir=None) -> np.ndarray:
+    """Samples x ``PPR_FEATURES``: ppr's distribution of the homonym with the story, and with
+    the setup alone, as context (``stories.story_ppr_distributions``)."""
+    partners = other_meanings(samples)
+    meanings = judged_meanings(samples)
+    distributions = story_ppr_distributions(list(meanings.targets.values()), jobs, data_dir)
+    rows = []
+    for sample in samples:
+        partner = partners[sample.id]
+        synset, other = meanings.synsets[sample.id], (meanings.synsets[partner.id] if partner
+                                                       else None)
+        story, setup = (distributions.get(meanings.targets.get((sample.id, ending)), {})
+                        for ending in (sample.ending, ""))
+        row = distribution_features("ppr", story, setup, synset.name() if synset else None,
+                                    other.name() if other else None)
+        rows.append([row[name] for name in PPR_FEATURES])
+    return np.array(rows, dtype=float).reshape(len(samples), len(PPR_FEATURES))
+
+
+def featurize(samples: Sequence[AmbiStorySample], models_root: Path,
+              spaces: dict[str, WordSpace], jobs: int = 1,
+              progress: bool | None = None) -> FeaturizedSplit:
+    partners = other_meanings(samples)
+    meanings = judged_meanings(samples)
+    synsets, matches, unmatched, targets = (meanings.synsets, meanings.matches,
+                                            meanings.unmatched, meanings.targets)
     distributions = story_distributions(list(targets.values()), models_root, jobs)
     if progress is None:
         progress = sys.stderr.isatty()
@@ -186,16 +244,9 @@ def add_sibling_features(samples: Sequence[AmbiStorySample], rows: list[dict]) -
 def _features(sample: AmbiStorySample, synset, other, spaces: dict[str, WordSpace],
               other_example: str,
               distributions: dict[str, dict[str, float]]) -> dict[str, float]:
-    row: dict[str, float] = {}
-    story, setup = distributions[sample.ending], distributions[""]
-    name = synset.name() if synset else None
-    other_name = other.name() if other else None
-    row["wsd_story"] = story.get(name, 0.0)
-    row["wsd_story_other"] = story.get(other_name, 0.0)
-    row["wsd_story_margin"] = row["wsd_story"] - row["wsd_story_other"]
-    row["wsd_setup"] = setup.get(name, 0.0)
-    row["wsd_setup_margin"] = row["wsd_setup"] - setup.get(other_name, 0.0)
-    row["wsd_shift"] = row["wsd_story"] - row["wsd_setup"]
+    row = distribution_features("wsd", distributions[sample.ending], distributions[""],
+                                synset.name() if synset else None,
+                                other.name() if other else None)
     exclude = set(stems(sample.homonym))
     own_words = signatures(synset, sample.example_sentence)
     their_words = signatures(other, other_example)
