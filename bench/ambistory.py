@@ -15,7 +15,7 @@ chose it and on homonyms shuffled into folds with other seeds (``ablation.TRIAL_
 group's column out of fold on the same folds each time, and the classifier's held-out area under
 the ROC curve. Dev and test are not read. Writes bench/results/ambistory_support.json.
 
-``--ppr-trial`` asks whether the rater gains from ppr's columns (``features.PPR_FEATURES``: the
+``--ppr-trial`` asks whether the rater gains from ppr's columns (``bench.ambistory_ppr``: the
 knowledge-based walk's distribution of the homonym with the story, and the setup alone, as
 context), which it does not compute: the setting bench/results/ambistory.json records
 cross-validated on train with and without them, on the partitions of the support trial. Dev
@@ -58,6 +58,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bench import ambistory_ppr
 from wsd_classic import settings
 from wsd_classic.benchmarks.ambistory import (
     ablation, ceiling, features, jobs, rater, selection, spaces, support)
@@ -177,9 +178,9 @@ def ppr_trial(data_dir, models: Path, processes: int, started: float) -> None:
     train = jobs.load_splits(data_dir, models, spaces.build_spaces(data_dir), processes,
                              ("train",))["train"]
     walked = time.perf_counter()
-    columns = features.ppr_matrix(train.samples, processes, data_dir)
+    columns = ambistory_ppr.ppr_matrix(train.samples, processes, data_dir)
     walk_seconds = time.perf_counter() - walked
-    trials = ablation.column_trial(params, train, columns, "ppr")
+    trials = ambistory_ppr.column_trial(params, train, columns, "ppr")
     mean = {label: float(np.mean([trial[label]["key"] for trial in trials]))
             for label in ("without ppr", "with ppr")}
     for trial in trials:
@@ -187,7 +188,7 @@ def ppr_trial(data_dir, models: Path, processes: int, started: float) -> None:
               f"with {trial['with ppr']['key']:.3f}")
     print(f"mean: without {mean['without ppr']:.3f}, with {mean['with ppr']:.3f}")
     record("ambistory_ppr.json", {
-        "params": params, "features": list(features.PPR_FEATURES), "trials": trials,
+        "params": params, "features": list(ambistory_ppr.PPR_FEATURES), "trials": trials,
         "mean_key": mean, "ppr_seconds": round(walk_seconds, 1),
         "seconds": round(time.perf_counter() - started, 1)})
 

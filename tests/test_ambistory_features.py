@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 from conftest import fixture_vectors
 
+from bench.ambistory_ppr import PPR_FEATURES, with_every_word
+
 from wsd_classic import wordnet
-from wsd_classic.benchmarks.ambistory.features import (FEATURE_GROUPS, PPR_FEATURES,
+from wsd_classic.benchmarks.ambistory.features import (FEATURE_GROUPS,
                                                        SIBLING_SOURCES,
                                                        WORDNET_SIBLING_SOURCES,
                                                        add_sibling_features, other_meanings,
@@ -21,8 +23,7 @@ from wsd_classic.benchmarks.ambistory.relatedness import (extended_gloss, relate
 from wsd_classic.benchmarks.ambistory import spaces
 from wsd_classic.benchmarks.ambistory.spaces import running_text_space, stem_space
 from wsd_classic.benchmarks.ambistory.stories import (StoryTarget, sentences_of, story_corpus,
-                                                      target_position, with_every_word,
-                                                      words_of)
+                                                      target_position, words_of)
 from wsd_classic.benchmarks.ambistory.text import stems, story_words
 from wsd_classic.corpora.ambistory import AmbiStorySample
 from wsd_classic.errors import WsdError

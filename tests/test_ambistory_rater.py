@@ -7,7 +7,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from wsd_classic.benchmarks.ambistory.ablation import TRIAL_SEEDS, column_trial, support_trial
+from bench.ambistory_ppr import column_trial
+from wsd_classic.benchmarks.ambistory.ablation import TRIAL_SEEDS, support_trial
 from wsd_classic.benchmarks.ambistory.features import (FEATURES, FEATURE_GROUPS, FeaturizedSplit,
                                                        NO_SUPPORT_EVIDENCE, RATER_GROUPS,
                                                        SUPPORT_INPUTS)

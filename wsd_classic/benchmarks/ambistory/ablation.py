@@ -1,7 +1,6 @@
 """What each feature group brings: the chosen setting's dev figures without each group and with
-each alone (``ablation``), the ``support`` group cross-validated on several partitions of
-train (``support_trial``, ``python -m bench ambistory --support-trial``) and so are candidate
-columns the rater does not compute (``column_trial``: ppr's, ``--ppr-trial``)."""
+each alone (``ablation``), and the ``support`` group cross-validated on several partitions of
+train (``support_trial``, ``python -m bench ambistory --support-trial``)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -75,35 +74,5 @@ def support_trial(params: dict, train: FeaturizedSplit) -> list[dict]:
             cuts = fit_cuts(held_out, split) if params.get("integers") == "thresholds" else ()
             score = score_split(split, as_integers(held_out, params["integers"], shares, cuts))
             trial[label] = {**score.as_dict(), "key": selection_key(score)}
-        trials.append(trial)
-    return trials
-
-
-class _WithColumns(PlausibilityRater):
-    """The rater reading, besides its groups' columns, every column of the matrix past
-    ``FEATURES``'s: a candidate's."""
-
-    def _columns(self, matrix: np.ndarray) -> np.ndarray:
-        return np.hstack([super()._columns(matrix[:, :len(FEATURES)]),
-                          matrix[:, len(FEATURES):]])
-
-
-def column_trial(params: dict, train: FeaturizedSplit, columns: np.ndarray,
-                 label: str) -> list[dict]:
-    """For each partition of ``TRIAL_SEEDS``: the rater ``params`` cross-validated with its
-    groups, and with ``columns`` (samples x candidate features) besides, called ``label``."""
-    shares = rounded_shares(train.ratings())
-    extended = FeaturizedSplit(train.samples, np.hstack([train.matrix, columns]), train.matches,
-                               [])
-    trials = []
-    for seed in TRIAL_SEEDS:
-        folds = homonym_folds(train.samples, seed)
-        trial = {"seed": seed}
-        for name, rater_class in ((f"without {label}", PlausibilityRater),
-                                  (f"with {label}", _WithColumns)):
-            held_out = held_out_predictions(params, RATER_GROUPS, extended, folds, rater_class)
-            cuts = fit_cuts(held_out, extended) if params.get("integers") == "thresholds" else ()
-            score = score_split(extended, as_integers(held_out, params["integers"], shares, cuts))
-            trial[name] = {**score.as_dict(), "key": selection_key(score)}
         trials.append(trial)
     return trials

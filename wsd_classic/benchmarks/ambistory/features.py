@@ -32,8 +32,7 @@ from wsd_classic.benchmarks.ambistory.meanings import (homonym_synsets, meaning_
                                                        signatures, target_lemma)
 from wsd_classic.benchmarks.ambistory.relatedness import wordnet_features
 from wsd_classic.benchmarks.ambistory.spaces import WordSpace
-from wsd_classic.benchmarks.ambistory.stories import (StoryTarget, story_distributions,
-                                                      story_ppr_distributions)
+from wsd_classic.benchmarks.ambistory.stories import StoryTarget, story_distributions
 from wsd_classic.benchmarks.ambistory.text import cosine, stems, tfidf_vector
 from wsd_classic.corpora.ambistory import AmbiStorySample
 
@@ -174,30 +173,6 @@ def distribution_features(prefix: str, story: dict[str, float], setup: dict[str,
     row[f"{prefix}_setup_margin"] = row[f"{prefix}_setup"] - setup.get(other_name, 0.0)
     row[f"{prefix}_shift"] = row[f"{prefix}_story"] - row[f"{prefix}_setup"]
     return row
-
-
-# ppr's columns, a candidate group (``ppr_matrix``; ``python -m bench ambistory --ppr-trial``),
-# the same as ``wsd``'s from the knowledge-based walk.
-PPR_FEATURES = tuple(name.replace("wsd_", "ppr_", 1) for name in FEATURE_GROUPS["wsd"])
-
-
-def ppr_matrix(samples: Sequence[AmbiStorySample], jobs: int = 1, data_dir=None) -> np.ndarray:
-    """Samples x ``PPR_FEATURES``: ppr's distribution of the homonym with the story, and with
-    the setup alone, as context (``stories.story_ppr_distributions``)."""
-    partners = other_meanings(samples)
-    meanings = judged_meanings(samples)
-    distributions = story_ppr_distributions(list(meanings.targets.values()), jobs, data_dir)
-    rows = []
-    for sample in samples:
-        partner = partners[sample.id]
-        synset, other = meanings.synsets[sample.id], (meanings.synsets[partner.id] if partner
-                                                       else None)
-        story, setup = (distributions.get(meanings.targets.get((sample.id, ending)), {})
-                        for ending in (sample.ending, ""))
-        row = distribution_features("ppr", story, setup, synset.name() if synset else None,
-                                    other.name() if other else None)
-        rows.append([row[name] for name in PPR_FEATURES])
-    return np.array(rows, dtype=float).reshape(len(samples), len(PPR_FEATURES))
 
 
 def featurize(samples: Sequence[AmbiStorySample], models_root: Path,

@@ -17,10 +17,7 @@ from pathlib import Path
 
 from wsd_classic import wordnet
 from wsd_classic.benchmarks.ambistory.text import WORD
-from wsd_classic.corpora.allwords import AllWordsCorpus, Sentence, Target, wordnet_lemma
-from wsd_classic.pos import PENN_POS
-from wsd_classic.preprocess import sentences as analysed_sentences
-from wsd_classic.systems.personalised_pagerank import ppr_distributions
+from wsd_classic.corpora.allwords import AllWordsCorpus, Sentence, Target
 from wsd_classic.tasks import catalogue
 from wsd_classic.tasks.tagger import Tagger
 
@@ -101,43 +98,6 @@ def story_corpus(targets: Sequence[StoryTarget]) -> tuple[AllWordsCorpus, dict[S
             ids[target] = f"{document}.{target.lemma}.{target.pos}"
             found.append(Target(ids[target], target.lemma, target.pos, ambiguous, position))
     return AllWordsCorpus("AmbiStory stories", sentences, found), ids
-
-
-def with_every_word(corpus: AllWordsCorpus, jobs: int = 1) -> AllWordsCorpus:
-    """``corpus`` with every content word of its sentences a target besides its own (those
-    WordNet 3.0 has for their part of speech, spaCy's stop words left out): what ppr's walk
-    restarts from."""
-    taken = {(target.sentence, target.token) for target in corpus.targets}
-    words = []
-    for number, analysis in enumerate(analysed_sentences.analyse(corpus, jobs,
-                                                                 description="spaCy (stories)")):
-        for index, (lemma, tag, stop) in enumerate(zip(analysis.lemmas, analysis.tags,
-                                                       analysis.stops)):
-            pos = PENN_POS.get(tag[:2])
-            spelt = wordnet_lemma(lemma, pos) if pos and not stop else None
-            if spelt and (number, index) not in taken:
-                words.append(Target(f"{corpus.sentences[number].id}.w{index}", spelt, pos,
-                                    number, index))
-    return AllWordsCorpus(corpus.source, corpus.sentences, sorted(
-        [*corpus.targets, *words], key=lambda target: (target.sentence, target.token)))
-
-
-def story_ppr_distributions(targets: Sequence[StoryTarget], jobs: int = 1, data_dir=None
-                            ) -> dict[StoryTarget, dict[str, float]]:
-    """ppr's distribution over each target's synsets (by name): the walk ``semcor`` registered,
-    restarting at the senses of the content words of the whole story (the task's context rule's
-    sentences on each side, more than any story has)."""
-    corpus, ids = story_corpus(targets)
-    params = {**catalogue.SEMCOR.system_params("ppr"), "window": TASK.context.sentences}
-    found = ppr_distributions(with_every_word(corpus, jobs), corpus.targets, params=params,
-                              data_dir=data_dir, jobs=jobs)
-    distributions = {}
-    for target, target_id in ids.items():
-        synsets: dict[str, float] = defaultdict(float)
-        for key, weight in found[target_id].items():
-            synsets[wordnet.synset_name(key)] += weight
-        distributions[target] = dict(synsets)
-    return distributions
 
 
 def story_distributions(targets: Sequence[StoryTarget], models_root: Path, jobs: int = 1
