@@ -11,8 +11,8 @@ each ``STRATEGY:WINDOW:SCALE[:C[:GLOSS]]`` given (GLOSS: the scale of the contex
 the candidates' gloss embeddings, 0 by default), on the task's vectors or, with ``--sources``,
 on other sources (``self``: the self-trained vectors of ``bench/self_vectors.py``, with
 ``--vectors`` some of their word2vec settings changed, e.g. ``dimensions=200,epochs=20``;
-installed pretrained ones; or both, e.g. ``self,glove-6b-50d``), with ``--svm`` other svm parameters (e.g. ``tol=0.001``), and adds the rows to
-bench/results/tune_emb.json.
+installed pretrained ones; or both, e.g. ``self,glove-6b-50d``), with ``--svm`` other svm
+parameters (e.g. ``tol=0.001``), and adds the rows to bench/results/tune_emb.json.
 
     python -m bench tune [--folds 5] [--jobs 2] [--data-dir DIR]
     python -m bench tune --emb exponential:10:1,fractional:10:1,exponential:10:1:10:1 [--vectors dimensions=200] [--sources glove-6b-50d] [--svm tol=0.001]
