@@ -34,10 +34,10 @@ dev best (a bound on the integer step, fitted on dev: it chooses nothing). All o
 dev's ratings: they bound, and choose nothing. Writes bench/results/ambistory_ceiling.json.
 
 ``--vectors`` (needs no earlier run) chooses the word vectors of the rater's ``vectors`` space
-(``spaces.VECTOR_CANDIDATES``: the self-trained word2vec vectors, GloVe, spaCy md, or two side
-by side): for each, the rater chosen by cross-validation on train with its cross-validated
-figures, and how the components of its held-out ratings follow the readers' (the meaning effect,
-the interaction).
+(``VECTOR_CANDIDATES``: the self-trained word2vec vectors of ``bench/self_vectors.py``, GloVe,
+spaCy md, or two side by side): for each, the rater chosen by cross-validation on train with its
+cross-validated figures, and how the components of its held-out ratings follow the readers' (the
+meaning effect, the interaction).
 Dev and test are not read. Writes bench/results/ambistory_vectors.json.
 
 ``--check`` runs as without it but writes nothing to bench/results/: it compares the run's
@@ -54,17 +54,24 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from bench import ambistory_ppr
+from bench import ambistory_ppr, self_vectors
 from wsd_classic import settings
 from wsd_classic.benchmarks.ambistory import (
     ablation, ceiling, features, jobs, rater, selection, spaces, support)
+from wsd_classic.features import pretrained_vectors
+from wsd_classic.features.pretrained_vectors import GLOVE, SPACY_MD
+from wsd_classic.features.word_vectors import WordVectors
 from wsd_classic.report import references, table
 
 RESULTS = Path(__file__).resolve().parent / "results"
+# The word vectors ``--vectors`` compares: the self-trained ones and installed pretrained sets.
+VECTOR_CANDIDATES = ((self_vectors.SOURCE,), (GLOVE.name,), (self_vectors.SOURCE, GLOVE.name),
+                     (SPACY_MD.name,), (GLOVE.name, SPACY_MD.name))
 
 
 def main() -> None:
@@ -199,8 +206,39 @@ def components_text(agreement: dict) -> str:
                      for part, rho in agreement.items())
 
 
+def candidate_vectors(sources: Sequence[str], data_dir) -> list[WordVectors]:
+    """The vectors of a candidate's ``sources``: the self-trained ones (built and cached on first
+    need) and installed pretrained sets by name."""
+    return [self_vectors.obtain(self_vectors.CHOSEN, data_dir)
+            if source == self_vectors.SOURCE else pretrained_vectors.load(source)
+            for source in sources]
+
+
+def choose_vectors(data_dir, models_root: Path, processes: int = 1,
+                   candidates: Sequence[tuple[str, ...]] = VECTOR_CANDIDATES) -> list[dict]:
+    """Per candidate word vectors of the ``vectors`` space, the rater chosen by cross-validation
+    on train (``selection.choose``) with its cross-validated figures, and how its held-out
+    ratings' components follow the readers' (``ceiling.component_agreement``). Nothing but train
+    is read."""
+    word_spaces = spaces.text_spaces(data_dir)
+    trials = []
+    for sources in candidates:
+        word_spaces["vectors"] = spaces.stem_space(candidate_vectors(sources, data_dir))
+        train = jobs.load_splits(data_dir, Path(models_root), word_spaces, processes,
+                                 ("train",))["train"]
+        params, candidate_settings = selection.choose(train)
+        best = max(candidate_settings, key=lambda setting: setting["key"])
+        held_out = selection.held_out_predictions(params, features.RATER_GROUPS, train,
+                                                  selection.homonym_folds(train.samples))
+        trials.append({"sources": list(sources), "params": params, "cv": best["cv"],
+                       "key": best["key"],
+                       "component_rho": ceiling.component_agreement(train.samples, held_out),
+                       "settings": candidate_settings})
+    return trials
+
+
 def vector_trial(data_dir, models: Path, processes: int, started: float) -> None:
-    trials = jobs.choose_vectors(data_dir, models, processes)
+    trials = choose_vectors(data_dir, models, processes)
     best = max(trials, key=lambda trial: trial["key"])
     seconds = time.perf_counter() - started
     for trial in trials:

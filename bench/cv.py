@@ -20,7 +20,6 @@ from wsd_classic import systems
 from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.tasks import catalogue, engine
 from wsd_classic.tasks.engine import FeaturizedCorpus
-from wsd_classic.tasks import vector_corpus
 
 FOLD_SEED = 0
 
@@ -60,7 +59,7 @@ def training_corpus(data_dir, jobs: int) -> FeaturizedCorpus:
     never read)."""
     task = catalogue.SENSEVAL2_LS
     sample = read_lexical_sample(task.path("train", data_dir))
-    return engine.featurize(sample, vector_corpus.featurizer(task, ["svm"], data_dir), jobs=jobs,
+    return engine.featurize(sample, task.featurizer(["svm"]), jobs=jobs,
                             description="spaCy (train)")
 
 

@@ -26,8 +26,9 @@ lexelt (bench/results/semcor_<system>_example_lexelts.json). ``--tune-emb
 exponential:10:1:0,...`` does it for svm's embedding features, each setting
 ``STRATEGY:WINDOW:SCALE:CONTEXT_SENTENCES[:GLOSS]`` (GLOSS: the scale of the context's cosines
 with the candidates' gloss embeddings, 0 by default) on the task's word vectors, or on those of
-``--vectors epochs=20`` (word2vec settings changed) or of ``--sources glove-6b-50d``
-(self-trained and/or pretrained sources, e.g. ``self,glove-6b-50d``) (bench/results/semcor_emb.json,
+``--sources glove-6b-50d`` (installed pretrained sources and/or the self-trained vectors of
+``bench/self_vectors.py``, e.g. ``self,glove-6b-50d``, these with ``--vectors epochs=20``: word2vec
+settings changed) (bench/results/semcor_emb.json,
 one row added per setting). ``--tune-scale gloss=1,4`` (or ``emb=...``) does it for the scale of one
 real-valued group, the corpus analysed once and the group's values rescaled
 (bench/results/semcor_<group>_scale.json).
@@ -129,8 +130,8 @@ def main() -> int:
                              "rule and context size (and scale of the gloss embeddings' "
                              "cosines), e.g. exponential:10:1:0 or exponential:10:1:0:1")
     parser.add_argument("--vectors", default="", metavar="NAME=VALUE,...",
-                        help="with --tune-emb: word2vec settings changed from the task's, "
-                             "e.g. epochs=20 or sg=1")
+                        help="with --tune-emb and the self source: word2vec settings changed "
+                             "from bench/self_vectors.py's, e.g. epochs=20 or sg=1")
     parser.add_argument("--sources", default="", metavar="SOURCE,...",
                         help="with --tune-emb: the embedding's sources (default: the task's), "
                              "e.g. glove-6b-50d or self,glove-6b-50d")

@@ -8,11 +8,11 @@ bench/results/tune.json.
 
 ``--emb`` instead cross-validates the svm with embedding features (``features.embeddings``) for
 each ``STRATEGY:WINDOW:SCALE[:C[:GLOSS]]`` given (GLOSS: the scale of the context's cosines with
-the candidates' gloss embeddings, 0 by default), on the task's vectors or, with ``--vectors``,
-on those with some word2vec settings changed (e.g. ``dimensions=200,epochs=20``), or, with
-``--sources``, on other sources (``self``, pretrained ones, or both, e.g. ``self,glove-6b-50d``),
-with ``--svm`` other svm parameters (e.g. ``tol=0.001``), and adds the rows to
-bench/results/tune_emb.json.
+the candidates' gloss embeddings, 0 by default), on the task's vectors or, with ``--sources``,
+on other sources (``self``: the self-trained vectors of ``bench/self_vectors.py``, with
+``--vectors`` some of their word2vec settings changed, e.g. ``dimensions=200,epochs=20``;
+installed pretrained ones; or both, e.g. ``self,glove-6b-50d``), with ``--svm`` other svm
+parameters (e.g. ``tol=0.001``), and adds the rows to bench/results/tune_emb.json.
 
     python -m bench tune [--folds 5] [--jobs 2] [--data-dir DIR]
     python -m bench tune --emb exponential:10:1,fractional:10:1,exponential:10:1:10:1 [--vectors dimensions=200] [--sources glove-6b-50d] [--svm tol=0.001]
@@ -32,7 +32,7 @@ from wsd_classic.tasks import catalogue
 from wsd_classic import systems
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
 from wsd_classic.preprocess.cache import processed
-from wsd_classic.tasks import vector_corpus
+from bench.self_vectors import CHOSEN, given_vectors
 
 GRIDS = {
     "svm": {"C": [0.3, 1.0, 3.0, 10.0, 30.0]},
@@ -48,11 +48,10 @@ def settings_of(grid: dict) -> list[dict]:
 def tune_embeddings(args, corpus) -> None:
     """Rows of tune_emb.json: one per (vectors, strategy, window, scale, C)."""
     registered = catalogue.SENSEVAL2_LS.embedding
-    vector_settings = registered.vectors.replaced(args.vectors)
+    vector_settings = CHOSEN.replaced(args.vectors)
     sources = tuple(args.sources.split(",")) if args.sources else registered.sources
     started = time.perf_counter()
-    vectors = (vector_corpus.obtain(vector_settings, args.data_dir)
-               if EmbeddingRule(sources=sources).self_trained else None)
+    vectors = given_vectors(sources, vector_settings, args.data_dir)
     vector_seconds = time.perf_counter() - started
     docs = list(processed(list(corpus.sample.instances()), jobs=args.jobs))
     out = Path(__file__).resolve().parent / "results" / "tune_emb.json"
@@ -60,8 +59,8 @@ def tune_embeddings(args, corpus) -> None:
     for setting in args.emb.split(","):
         strategy, window, scale, *c_and_gloss = setting.split(":")
         c, gloss_scale = (c_and_gloss + [None, None])[:2]
-        rule = EmbeddingRule(strategy, int(window), float(scale), vector_settings,
-                             float(gloss_scale or 0), sources)
+        rule = EmbeddingRule(strategy, int(window), float(scale), float(gloss_scale or 0),
+                             sources)
         embedding = ContextEmbedding(rule, vectors)
         for doc in docs:
             corpus.features[doc.id]["emb"] = embedding(doc)
@@ -95,7 +94,9 @@ def main() -> int:
     parser = cv_parser(__doc__.split("\n")[0])
     parser.add_argument("--systems", default=",".join(GRIDS))
     parser.add_argument("--emb", metavar="STRATEGY:WINDOW:SCALE[:C[:GLOSS]],...")
-    parser.add_argument("--vectors", default="", metavar="NAME=VALUE,...")
+    parser.add_argument("--vectors", default="", metavar="NAME=VALUE,...",
+                        help="with --emb and the self source: word2vec settings changed from "
+                             "bench/self_vectors.py's")
     parser.add_argument("--sources", default="", metavar="SOURCE,...",
                         help="the embedding's sources (default: the task's)")
     parser.add_argument("--svm", default="", metavar="NAME=NUMBER,...",

@@ -54,23 +54,25 @@ def assert_error_at(read, path: Path, line: int | None, fragment: str) -> None:
     assert (raised.value.path, raised.value.line) == (str(path), line)
 
 
-# Word vectors for in-process tests: learnt from the fixtures' texts in well under a second,
-# where the tasks' own are learnt from the real corpora in a minute and a half.
+# Word vectors for in-process tests, learnt by bench/self_vectors.py's word2vec from the
+# fixtures' texts in well under a second; a featurizer is given them as a caller's own vectors
+# (``FIXTURE_SOURCE``), or reads them installed (``installed_fixture_vectors``).
 FIXTURE_VECTOR_SETTINGS = {"dimensions": 8, "window": 3, "epochs": 5, "min_count": 1}
+FIXTURE_SOURCE = "fixture"
 
 
 @functools.lru_cache(maxsize=1)
 def fixture_vectors():
+    from bench import self_vectors
     from wsd_classic.corpora.allwords import read_semcor_corpus
     from wsd_classic.corpora.lexsample import read_lexical_sample
-    from wsd_classic.features import word_vectors
 
     texts = [instance.text for name in ("tag_training.xml", "tag_test.xml")
              for instance in read_lexical_sample(FIXTURES / name).instances()]
     texts += [" ".join(sentence.words)
               for sentence in read_semcor_corpus(FIXTURES / "allwords_semcor").sentences]
-    return word_vectors.train([word_vectors.tokens(text) for text in texts],
-                              word_vectors.VectorSettings(**FIXTURE_VECTOR_SETTINGS))
+    return self_vectors.train([self_vectors.tokens(text) for text in texts],
+                              self_vectors.VectorSettings(**FIXTURE_VECTOR_SETTINGS))
 
 
 def head_text(instance) -> str:
@@ -87,18 +89,31 @@ def plain_row(features: dict) -> dict:
 def fixture_embedding():
     from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
 
-    return ContextEmbedding(EmbeddingRule(window=3), fixture_vectors())
+    return ContextEmbedding(EmbeddingRule(window=3, sources=(FIXTURE_SOURCE,)), fixture_vectors())
 
 
-@pytest.fixture(scope="session", autouse=True)
-def tasks_read_fixture_vectors():
-    """Tasks that read word vectors get the fixtures'."""
-    from wsd_classic.tasks import vector_corpus
+@pytest.fixture
+def installed_fixture_vectors(tmp_path, monkeypatch):
+    """The fixture vectors installed as ``bin/vectors --install`` writes a pretrained set, under
+    the name this returns, in a vectors directory of their own (the loader forgets what it read
+    before and after)."""
+    import numpy as np
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(vector_corpus, "obtain", lambda *args, **kwargs: fixture_vectors())
-        patch.setattr(vector_corpus, "obtain_later", lambda *args, **kwargs: fixture_vectors)
-        yield
+    from wsd_classic import settings
+    from wsd_classic.features import pretrained_vectors
+
+    vectors, directory = fixture_vectors(), tmp_path / "installed vectors"
+    directory.mkdir()
+    monkeypatch.setenv(settings.VECTORS_ENV, str(directory))
+    installed = pretrained_vectors.Pretrained(
+        "fixture-8d", "fixture_vectors", "", "", "", vectors.identity,
+        pretrained_vectors.spot_digest(vectors))
+    installed.words_path.write_text("\n".join(vectors.words))
+    np.save(installed.path, np.asarray(vectors.matrix, dtype=np.float32))
+    monkeypatch.setitem(pretrained_vectors.PRETRAINED, installed.name, installed)
+    pretrained_vectors.load.cache_clear()
+    yield installed.name
+    pretrained_vectors.load.cache_clear()
 
 
 @pytest.fixture(scope="session")

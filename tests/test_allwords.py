@@ -6,7 +6,6 @@ reading the context can beat both. Training here runs on a handful of words in s
 """
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,7 @@ from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.errors import WsdError
 from wsd_classic.systems.first_sense import first_sense
 from wsd_classic.wordnet import wordnet_senses
-from wsd_classic.tasks import allwords, catalogue, vector_corpus
+from wsd_classic.tasks import allwords, catalogue
 from wsd_classic.tasks.tagger import Tagger, tag_raganato
 from wsd_classic.corpora.allwords import read_raganato_corpus, read_semcor_corpus
 from wsd_classic.corpora.wordnet_examples import WORD, read_wordnet_examples
@@ -388,32 +387,8 @@ def test_unknown_system_and_missing_model_are_errors(tmp_path):
         list(tag_raganato(DATASET, "svm", tmp_path))
 
 
-def test_installed_vectors_are_read_at_once_and_every_group_featurized_in_one_pass(
-        monkeypatch):
-    pending = vector_corpus.featurizer_later(catalogue.SEMCOR, catalogue.SEMCOR.systems)
-    assert not pending.waits  # SemCor reads installed vectors only
-    monkeypatch.setattr(vector_corpus.PendingFeaturizer, "without_vectors",
-                        lambda self: pytest.fail("a second pass for the vectors' group"))
-    data = allwords.prepare_training(SEMCOR, featurizer=pending)
-    assert data.featurized.featurizer.embedding is not None
+def test_semcor_is_featurized_with_the_task_s_installed_vectors_when_no_featurizer_is_given():
+    data = allwords.prepare_training(SEMCOR)
+    assert data.featurized.featurizer.embedding.rule == catalogue.SEMCOR.embedding
+    assert data.featurized.featurizer.embedding.vectors is None  # installed ones only
     assert any(features["emb"] for features in data.featurized.features.values())
-
-
-def test_features_computed_while_the_vectors_build_equal_those_computed_after():
-    """A pending featurizer's groups that read no vectors come first, the vectors' group once
-    they are there; SemCor's targets and WordNet's examples get the very same rows."""
-    pending = dataclasses.replace(
-        vector_corpus.featurizer_later(catalogue.SEMCOR, catalogue.SEMCOR.systems), waits=True)
-    complete = pending()
-    assert complete.embedding is not None and "emb" not in pending.without_vectors().groups
-    meanwhile = allwords.prepare_training(SEMCOR, featurizer=pending)
-    after = allwords.prepare_training(SEMCOR, featurizer=complete)
-    for part in ("featurized", "examples"):
-        built, reference = getattr(meanwhile, part), getattr(after, part)
-        assert built.featurizer.settings() == reference.featurizer.settings()
-        assert built.features.keys() == reference.features.keys()
-        assert all(plain_row(built.features[identifier]) == plain_row(groups)
-                   for identifier, groups in reference.features.items())
-    bank = next(identifier for identifier, groups in after.featurized.features.items()
-                if groups["emb"])
-    assert meanwhile.featurized.features[bank]["emb"][0].values.any()

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import fixture_vectors
 
 from bench.ambistory_ppr import PPR_FEATURES, with_every_word
 
@@ -179,13 +178,14 @@ def test_the_vector_space_reads_the_sources_named(monkeypatch):
     pretrained = WordVectors(("loan",), np.array([[1.0, 0]]))
     monkeypatch.setattr(pretrained_vectors, "load",
                         lambda name: read.append(name) or pretrained)
-    space = spaces.vector_space((pretrained_vectors.GLOVE.name,), None)
+    space = spaces.vector_space((pretrained_vectors.GLOVE.name,))
     assert read == [pretrained_vectors.GLOVE.name] and space.words == ("loan",)
-    both = spaces.vector_space(("self", pretrained_vectors.GLOVE.name), None)
-    assert both.vectors.shape[1] == fixture_vectors().dimensions + 2  # the fixtures' own first
-    for sources in ((), ("self", "self")):
+    both = spaces.vector_space((pretrained_vectors.SPACY_MD.name, pretrained_vectors.GLOVE.name))
+    assert read[1:] == [pretrained_vectors.SPACY_MD.name, pretrained_vectors.GLOVE.name]
+    assert both.vectors.shape[1] == 4  # a block each
+    for sources in ((), ("glove-6b-50d", "glove-6b-50d")):
         with pytest.raises(WsdError, match="one or more, each once"):
-            spaces.vector_space(sources, None)
+            spaces.vector_space(sources)
 
 
 def test_running_text_space_puts_company_close():

@@ -17,7 +17,10 @@ import numpy as np
 import pytest
 
 import test_ambistory_jobs
-from wsd_classic.benchmarks.ambistory import jobs, spaces
+from bench import ambistory as ambistory_bench
+from bench import self_vectors
+from conftest import fixture_vectors
+from wsd_classic.benchmarks.ambistory import spaces
 from wsd_classic.cli import train
 from wsd_classic.corpora import registry
 from wsd_classic.features.word_vectors import WordVectors
@@ -75,16 +78,18 @@ def test_the_word_vectors_are_chosen_on_train_alone(tiny_world, monkeypatch):
     """``python -m bench ambistory --vectors``: each candidate's rater chosen and cross-validated on
     train; neither dev nor test is opened."""
     data, models, _ = tiny_world
-    # Only the spaces read the small stand-in: the SemCor svm checks the installed sets it names.
-    monkeypatch.setattr(spaces, "pretrained_vectors", SimpleNamespace(load=lambda name: WordVectors(
-        ("river", "money", "water"), np.eye(3))))
+    # Only the spaces read the small stand-ins: the SemCor svm checks the installed sets it names.
+    monkeypatch.setattr(ambistory_bench, "pretrained_vectors", SimpleNamespace(
+        load=lambda name: WordVectors(("river", "money", "water"), np.eye(3))))
+    monkeypatch.setattr(self_vectors, "obtain", lambda *args, **kwargs: fixture_vectors())
     opened: list[str] = []
     _WATCHERS.append(opened)
     try:
-        trials = jobs.choose_vectors(data, models, candidates=spaces.VECTOR_CANDIDATES)
+        trials = ambistory_bench.choose_vectors(data, models)
     finally:
         _WATCHERS.remove(opened)
-    assert [trial["sources"] for trial in trials] == list(map(list, spaces.VECTOR_CANDIDATES))
+    assert [trial["sources"] for trial in trials] == list(
+        map(list, ambistory_bench.VECTOR_CANDIDATES))
     for trial in trials:
         best = max(trial["settings"], key=lambda setting: setting["key"])
         assert (trial["params"], trial["cv"], trial["key"]) == (best["params"], best["cv"],

@@ -38,9 +38,13 @@ def use_tiny_world(patch: pytest.MonkeyPatch) -> None:
         tuple(registry.DataFile(name, None) for name in SPLITS.values())))
     texts = ["the river water rose over the muddy grassy slope where ducks swim",
              "the clerk counted the money deposit loan account check at the counter"] * 10
-    patch.setattr(spaces, "build_spaces", lambda data_dir, sources=spaces.VECTOR_SOURCES: {
-        name: spaces.running_text_space([text.stems(line) for line in texts], 3, 1)
-        for name in spaces.SPACES})
+
+    def tiny_space(*args):
+        return spaces.running_text_space([text.stems(line) for line in texts], 3, 1)
+
+    patch.setattr(spaces, "text_spaces", lambda data_dir: {"lsa": tiny_space(),
+                                                            "ppmi": tiny_space()})
+    patch.setattr(spaces, "vector_space", tiny_space)
     patch.setattr(text, "inverse_document_frequency", lambda: defaultdict(lambda: 1.0))
 
 

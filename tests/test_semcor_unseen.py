@@ -13,7 +13,7 @@ import pytest
 from wsd_classic.corpora.allwords import AllWordsCorpus
 from wsd_classic.systems.first_sense import first_sense
 from wsd_classic.systems.sense_ranking import BASE_FEATURES, PAIR_FEATURES
-from wsd_classic.tasks import allwords, vector_corpus
+from wsd_classic.tasks import allwords
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.tagger import Tagger
 
@@ -40,7 +40,7 @@ def data(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("WSD_CLASSIC_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
         yield allwords.prepare_training(
-            SEMCOR, featurizer=vector_corpus.featurizer(semcor_unseen.TASK, ["svm"]))
+            SEMCOR, featurizer=semcor_unseen.TASK.featurizer(["svm"]))
 
 
 @pytest.fixture(scope="module")

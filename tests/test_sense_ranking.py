@@ -17,7 +17,7 @@ from wsd_classic.features.weighted import Weighted
 from wsd_classic.systems.sense_ranking import (
     PAIR_FEATURES, RELATIVES, SenseRanker, glove_mean, lexicographer_file, pair_model)
 from wsd_classic.systems.svm import LinearSVM
-from wsd_classic.tasks import allwords, catalogue, vector_corpus
+from wsd_classic.tasks import allwords, catalogue
 
 pytestmark = pytest.mark.filterwarnings("ignore:The multilingual functions are not available")
 
@@ -29,7 +29,7 @@ FIRST_SENSE[PAIR_FEATURES.index("first")] = 10.0
 @functools.lru_cache(maxsize=1)
 def trained_data() -> allwords.TrainingData:
     return allwords.prepare_training(
-        SEMCOR, featurizer=vector_corpus.featurizer(catalogue.SEMCOR, ["svm"]))
+        SEMCOR, featurizer=catalogue.SEMCOR.featurizer(["svm"]))
 
 
 @pytest.fixture(scope="module")

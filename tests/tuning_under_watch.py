@@ -56,8 +56,8 @@ def located(name: str, data_dir=None, download: bool = True) -> Path:
 sys.path[:0] = [str(Path(PLAN["bench"]).parent), PLAN["repo"]]
 from wsd_classic import settings, wordnet
 from wsd_classic.corpora import registry
-# The word vectors' corpus builder; its module is where the layers put it.
-from wsd_classic.tasks.vector_corpus import corpus_sentences
+# The word vectors' corpus builder (the copy's).
+from bench.self_vectors import corpus_sentences
 
 registry.locate = located
 all_synsets = wordnet.all_synsets

@@ -43,8 +43,8 @@ META_ENTRY = "__meta__"
 SEAL_PREFIX = b"wsd-classic-model sha256:"
 SEAL_READ_BYTES = 1 << 20
 FILENAME = "model.npz"
-# The self-trained word vectors of a model whose system reads embeddings, so it tags without the
-# data directory (pretrained vectors are an installed resource, named in the featurizer settings).
+# The word vectors a caller gave a model's embedding (``ContextEmbedding``'s ``vectors``), so it
+# tags without them (pretrained vectors are an installed resource, named in the featurizer settings).
 VECTOR_ENTRIES = {"words": "__vector_words__", "matrix": "__vectors__"}
 # The arrays a context scorer reads (``ppr``'s knowledge graph) are stored as ``__resource_NAME``.
 RESOURCE_PREFIX = "__resource_"

@@ -17,7 +17,6 @@ from wsd_classic.corpora import registry
 from wsd_classic.report.references import RAGANATO_2017, RAGANATO_SOURCE
 from wsd_classic.tasks import allwords
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets
-from wsd_classic.tasks import vector_corpus
 from wsd_classic.tasks.timing import StageTimer, cpu_seconds
 
 from .held_out import TASK, tag_all
@@ -34,9 +33,9 @@ def train_all(semcor_root: Path, names: list[str], models_root: Path, jobs: int)
     trainable = [name for name in names if systems.get(name).estimator is not None]
     started, cpu = time.perf_counter(), cpu_seconds()
     timer = StageTimer()
-    data = allwords.prepare_training(
-        semcor_root, featurizer=vector_corpus.featurizer_later(TASK, trainable), jobs=jobs,
-        timer=timer)
+    with timer.stage("word vectors"):
+        featurizer = TASK.featurizer(trainable)
+    data = allwords.prepare_training(semcor_root, featurizer=featurizer, jobs=jobs, timer=timer)
     report = {"prepare_seconds": time.perf_counter() - started,
               "prepare_cpu_seconds": cpu_seconds() - cpu,
               "prepare_stages": {name: {"seconds": seconds, "cpu_seconds": timer.cpu[name]}

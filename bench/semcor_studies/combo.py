@@ -12,7 +12,6 @@ from wsd_classic.corpora.raganato import read_raganato_key
 from wsd_classic.features import gloss
 from wsd_classic.tasks import allwords
 from wsd_classic.tasks.engine import FeaturizedCorpus
-from wsd_classic.tasks import vector_corpus
 from wsd_classic.tasks.tagger import Tagger
 
 from .held_out import (TASK, compare_systems, development_set, held_out_corpus, held_out_split,
@@ -61,7 +60,7 @@ def tune_combo_unseen(args) -> dict:
     and the difference as a share of all the targets."""
     development = development_set(args.data_dir)[0]
     data = semcor_training(args.data_dir, args.jobs,
-                           featurizer=vector_corpus.featurizer(TASK, ["combo"], args.data_dir))
+                           featurizer=TASK.featurizer(["combo"]))
     combo = TASK.system_params("combo")
     settings = {"combo": combo, "combo unseen senses": {**combo, "unseen_senses": True}}
     subset, testing = held_out_split(data, 0)

@@ -13,7 +13,6 @@ from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.systems.combination import POOLS
 from wsd_classic.tasks import allwords, engine
 from wsd_classic.workers import in_workers
-from wsd_classic.tasks import vector_corpus
 from wsd_classic.tasks.tagger import Tagger
 
 from .held_out import (TASK, accuracy, development_set, held_out_split, score_dataset,
@@ -77,7 +76,7 @@ def tune_combo_mixture(args) -> dict:
     development = development_set(args.data_dir)
     shrinkages = [float(value) for value in args.tune_combo_mixture.split(",")]
     data = semcor_training(args.data_dir, args.jobs,
-                           featurizer=vector_corpus.featurizer(TASK, ["combo"], args.data_dir))
+                           featurizer=TASK.featurizer(["combo"]))
     registered = tuple(TASK.system_params("combo")["default_params"])
     registered_pool = TASK.system_params("combo")["pool"]
     pools = dict.fromkeys([registered_pool, *filter(None, args.combo_pools.split(","))])

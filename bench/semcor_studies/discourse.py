@@ -9,7 +9,6 @@ from wsd_classic import systems
 from wsd_classic.corpora.allwords import AllWordsCorpus, read_raganato_corpus
 from wsd_classic.corpora.raganato import read_raganato_key
 from wsd_classic.tasks import allwords
-from wsd_classic.tasks import vector_corpus
 from wsd_classic.tasks.tagger import Tagger
 
 from .held_out import (TASK, development_set, held_out_corpus, held_out_split, semcor_training,
@@ -25,7 +24,7 @@ def tune_discourse(args) -> dict:
     name = args.discourse_system
     weights = [f"{float(value):g}" for value in args.tune_discourse.split(",")]
     data = semcor_training(args.data_dir, args.jobs,
-                           featurizer=vector_corpus.featurizer(TASK, [name], args.data_dir))
+                           featurizer=TASK.featurizer([name]))
 
     def right_counts(trained, corpus: AllWordsCorpus,
                      gold: dict[str, tuple[str, ...]]) -> dict[str, Counter]:

@@ -12,7 +12,6 @@ from wsd_classic.corpora.model import LexicalSample
 from wsd_classic.corpora.raganato import read_raganato_key
 from wsd_classic.tasks import allwords
 from wsd_classic.tasks.engine import FeaturizedCorpus
-from wsd_classic.tasks import vector_corpus
 from wsd_classic.tasks.tagger import Tagger
 
 from .held_out import (TASK, compare_settings, development_set, held_out_corpus, held_out_split,
@@ -48,7 +47,7 @@ def tune_example_lexelts(args) -> dict:
     name = args.tune_example_lexelts
     development = development_set(args.data_dir)[0]
     data = semcor_training(args.data_dir, args.jobs,
-                           featurizer=vector_corpus.featurizer(TASK, [name], args.data_dir))
+                           featurizer=TASK.featurizer([name]))
     rules = EXAMPLE_LEXELT_RULES
 
     def stages_to_score():

@@ -19,7 +19,6 @@ from wsd_classic.scoring.raganato import score_raganato
 from wsd_classic.tasks import allwords, catalogue
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets
 from wsd_classic.tasks.engine import FeaturizedCorpus
-from wsd_classic.tasks import vector_corpus
 from wsd_classic.tasks.tagger import Tagger
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -164,8 +163,8 @@ def compare_systems(args, setting: str, settings: dict[str, tuple[str, dict]]):
     """Held-out accuracy (over ``--folds`` sets of files), development F1 and training seconds
     of each ``(system, train_system arguments)`` of ``settings``, by label; and the data."""
     development = development_set(args.data_dir)
-    data = semcor_training(args.data_dir, args.jobs, featurizer=vector_corpus.featurizer(TASK, 
-        [name for name, _ in settings.values()], args.data_dir))
+    data = semcor_training(args.data_dir, args.jobs,
+                           featurizer=TASK.featurizer([name for name, _ in settings.values()]))
     results = {}
     for label, (name, overrides) in settings.items():
         held_out = held_out_scores(data, name, args.folds, args.jobs, **overrides)

@@ -33,7 +33,7 @@ from wsd_classic.corpora.allwords import AllWordsCorpus, read_raganato_corpus, r
 from wsd_classic.corpora.semcor import PARTS
 from wsd_classic.corpora.raganato import read_raganato_key
 from wsd_classic.scoring.statistics import mcnemar
-from wsd_classic.tasks import allwords, vector_corpus
+from wsd_classic.tasks import allwords
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets
 from wsd_classic.systems.hybrid import POS_LETTERS, Mixture, mixed, sharpened
 from wsd_classic.systems.personalised_pagerank import ppr_distributions
@@ -91,7 +91,7 @@ def collect_svm(args) -> dict[str, Path]:
         return paths
     directory.mkdir(parents=True, exist_ok=True)
     data = semcor_training(args.data_dir, args.jobs,
-                           featurizer=vector_corpus.featurizer(TASK, ["svm"], args.data_dir))
+                           featurizer=TASK.featurizer(["svm"]))
     subset, testing = held_out_split(data, 0)
     held_out = held_out_corpus_of(data.corpus)
     gold = {target.id: target.keys for target in testing}

@@ -15,7 +15,6 @@ from wsd_classic.features.weighted import Weighted
 from wsd_classic.tasks import allwords
 from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.tasks.engine import FeaturizedCorpus
-from wsd_classic.tasks import vector_corpus
 
 from .held_out import (RESULTS, TASK, development_f1, development_set, held_out_scores,
                        semcor_training, tuning_result)
@@ -76,7 +75,7 @@ def tune_scale(args) -> dict:
     scales = [float(value) for value in values.split(",")]
     development = development_set(args.data_dir)
     data = semcor_training(args.data_dir, args.jobs,
-                           featurizer=vector_corpus.featurizer(TASK, ["svm"], args.data_dir))
+                           featurizer=TASK.featurizer(["svm"]))
     results = {f"{scale:g}": {"scale": scale} for scale in scales}
     result = {**tuning_result(f"{group}_scale", results), "folds": args.folds,
               "registered_scale": GROUP_SCALES[group],

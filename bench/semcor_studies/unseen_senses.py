@@ -59,7 +59,7 @@ from wsd_classic.systems.first_sense import first_sense
 from wsd_classic.systems.sense_ranking import (
     BASE_FEATURES, INTERACTIONS, PAIR_FEATURES, RELATIVES, SVM_FEATURES, WORDNET_ORDER_FEATURES,
     lemma_senses, pair_model, wordnet_count, wordnet_order_features, with_interactions)
-from wsd_classic.tasks import allwords, engine, vector_corpus
+from wsd_classic.tasks import allwords, engine
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.wordnet import wordnet_senses
 
@@ -196,7 +196,7 @@ def cached_table(args) -> tuple[list[HeldOutTarget], dict]:
     if path.is_file():
         return load_table(path)
     data = semcor_training(args.data_dir, args.jobs,
-                           featurizer=vector_corpus.featurizer(TASK, ["svm"], args.data_dir))
+                           featurizer=TASK.featurizer(["svm"]))
     simulated = simulate(data, held_out_split, args.unseen_share, args.unseen_seed, args.jobs)
     path.parent.mkdir(parents=True, exist_ok=True)
     save_table(path, *simulated)

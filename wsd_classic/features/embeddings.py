@@ -18,17 +18,18 @@ mean over the lexelt's candidates (a direction every candidate's gloss shares te
 apart). It is the gloss group's evidence with similar words meeting, not only equal stems
 (Basile et al. 2014's distributional Lesk, as a feature).
 
-The rule's ``sources`` name the vectors read: ``self`` (word2vec trained here,
-``features.word_vectors``) and installed pretrained sets (``features.pretrained_vectors``). With
-several, each source is one block, combined and scaled to length ``scale / sqrt(sources)`` on
-its own (the whole has length ``scale``, each source weighs the same whatever its dimensions or
-vector lengths), and a gloss cosine is the mean of the sources' cosines.
+The rule's ``sources`` name the vectors read: installed pretrained sets
+(``features.pretrained_vectors``) and, by a name of the caller's choosing, at most one set of
+word vectors the caller gives (``ContextEmbedding``'s ``vectors``: a study's own). With several,
+each source is one block, combined and scaled to length ``scale / sqrt(sources)`` on its own
+(the whole has length ``scale``, each source weighs the same whatever its dimensions or vector
+lengths), and a gloss cosine is the mean of the sources' cosines.
 """
 from __future__ import annotations
 
 import re
 from collections.abc import MutableMapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cachetools
 import numpy as np
@@ -36,12 +37,11 @@ import numpy as np
 from wsd_classic.errors import WsdError
 from wsd_classic.features import gloss, pretrained_vectors
 from wsd_classic.features.weighted import Weighted
-from wsd_classic.features.word_vectors import VectorSettings, WordVectors, unit_rows
+from wsd_classic.features.word_vectors import WordVectors, unit_rows
 from wsd_classic.preprocess.document import ProcessedInstance, has_letter
 
 STRATEGIES = ("average", "fractional", "exponential")
 GLOSS_PREFIX = "embgloss="
-SELF_TRAINED = "self"
 # A context embedding's dimensions say nothing one by one: ``--explain`` shows them as one.
 DIMENSION = re.compile(r"emb\d+")
 EVIDENCE_NAME = "context embedding"
@@ -55,22 +55,25 @@ def evidence_name(feature: str) -> str:
 
 @dataclass(frozen=True)
 class EmbeddingRule:
-    """How a task combines context vectors, and the vectors' own settings."""
+    """How a task combines context vectors, and the ``sources`` of the vectors: installed
+    pretrained sets by name, and at most one other name, that of the vectors the caller gives
+    (``given``)."""
 
     strategy: str = "exponential"
     window: int = 10
     scale: float = 1.0
-    vectors: VectorSettings = field(default_factory=VectorSettings)
     gloss: float = 0.0
-    sources: tuple[str, ...] = (SELF_TRAINED,)
+    sources: tuple[str, ...] = ()
 
     def __post_init__(self):
         object.__setattr__(self, "sources", tuple(self.sources))  # a header's JSON list
-        for source in self.sources:
-            if source != SELF_TRAINED:
-                pretrained_vectors.get(source)
         if not self.sources or len(set(self.sources)) < len(self.sources):
             raise WsdError(f"embedding sources {','.join(self.sources)!r}: one or more, each once")
+        others = [source for source in self.sources if source not in pretrained_vectors.PRETRAINED]
+        if len(others) > 1:
+            raise WsdError(f"embedding sources {','.join(others)!r}: installed word vectors are "
+                           f"{', '.join(pretrained_vectors.PRETRAINED)}, and a caller gives one "
+                           "other set at most")
         if self.strategy not in STRATEGIES:
             raise WsdError(f"unknown embedding strategy {self.strategy!r}; known: "
                            f"{', '.join(STRATEGIES)}")
@@ -80,9 +83,10 @@ class EmbeddingRule:
             raise WsdError(f"embedding gloss scale {self.gloss}: 0 (none) or more")
 
     @property
-    def self_trained(self) -> bool:
-        """Whether the rule reads the vectors trained here (``VectorSettings``)."""
-        return SELF_TRAINED in self.sources
+    def given(self) -> str | None:
+        """The source that is no installed set: the name of the vectors the caller gives."""
+        return next((source for source in self.sources
+                     if source not in pretrained_vectors.PRETRAINED), None)
 
 
 def decay_weights(strategy: str, window: int) -> np.ndarray:
@@ -162,24 +166,29 @@ class _Source:
 
 class ContextEmbedding:
     """The ``emb`` feature group: one ``Weighted`` block of as many values as its sources'
-    dimensions. ``vectors``: the self-trained vectors (None when the rule reads none);
-    ``pretrained``: the rule's other sources in order (default: the installed ones).
-    ``gloss_cache_bytes``: what each source's gloss embeddings may keep in memory (None: all,
-    as training does, its corpus meeting each lexelt again and again; a loaded model tags any
-    input in bounded memory)."""
+    dimensions. ``vectors``: those the caller gives, the rule's ``given`` source (None when every
+    source is installed); ``pretrained``: the rule's installed sources in order (default: read
+    from their install). ``gloss_cache_bytes``: what each source's gloss embeddings may keep in
+    memory (None: all, as training does, its corpus meeting each lexelt again and again; a
+    loaded model tags any input in bounded memory)."""
 
-    def __init__(self, rule: EmbeddingRule, vectors: WordVectors | None,
+    def __init__(self, rule: EmbeddingRule, vectors: WordVectors | None = None,
                  pretrained: list[WordVectors] | None = None,
                  gloss_cache_bytes: int | None = None):
-        if rule.self_trained and vectors is None:
-            raise WsdError("the embedding reads self-trained word vectors, and none were given")
+        if rule.given is not None and vectors is None:
+            raise WsdError(f"the embedding reads word vectors {rule.given!r}, which are not "
+                           f"installed (installed: {', '.join(pretrained_vectors.PRETRAINED)}) "
+                           "and were not given")
+        if rule.given is None and vectors is not None:
+            raise WsdError("word vectors were given, and the embedding's sources "
+                           f"{','.join(rule.sources)!r} are all installed ones")
         if pretrained is None:
             pretrained = [pretrained_vectors.load(source) for source in rule.sources
-                          if source != SELF_TRAINED]
+                          if source != rule.given]
         others = iter(pretrained)
         self.rule, self.vectors = rule, vectors
         self.pretrained = tuple(pretrained)
-        self._sources = [_Source(vectors if source == SELF_TRAINED else next(others),
+        self._sources = [_Source(vectors if source == rule.given else next(others),
                                  gloss_cache_bytes) for source in rule.sources]
         self._weights = decay_weights(rule.strategy, rule.window).tolist()
         self._block_scale = rule.scale / np.sqrt(len(self._sources))

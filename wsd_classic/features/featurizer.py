@@ -17,7 +17,7 @@ from tqdm import tqdm
 from wsd_classic.errors import WsdError
 from wsd_classic.features import ALL_GROUPS, EXTRACTORS, check_groups
 from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
-from wsd_classic.features.word_vectors import VectorSettings, WordVectors
+from wsd_classic.features.word_vectors import WordVectors
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.workers import in_workers
 
@@ -125,12 +125,13 @@ class Featurizer:
                 if expected is not None and (vectors is None or vectors.identity != expected):
                     raise WsdError("the word vectors the model was trained with are missing or "
                                    "changed: retrain")
+                # ``vectors``: the word2vec settings that headers written while the package
+                # trained its own vectors carry; the vectors themselves are what counts
                 rule = {key: value for key, value in embedding.items()
-                        if key not in ("vectors_sha256", "pretrained_sha256")}
+                        if key not in ("vectors_sha256", "pretrained_sha256", "vectors")}
                 pretrained = embedding.get("pretrained_sha256", [])
-                embedding = ContextEmbedding(
-                    EmbeddingRule(**{**rule, "vectors": VectorSettings(**rule["vectors"])}),
-                    vectors, gloss_cache_bytes=GLOSS_CACHE_BYTES)
+                embedding = ContextEmbedding(EmbeddingRule(**rule), vectors,
+                                             gloss_cache_bytes=GLOSS_CACHE_BYTES)
                 if [installed.identity for installed in embedding.pretrained] != pretrained:
                     raise WsdError("the pretrained word vectors the model was trained with are "
                                    "not the installed ones: retrain")

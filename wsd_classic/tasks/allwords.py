@@ -24,7 +24,7 @@ from wsd_classic.corpora import registry
 from wsd_classic.corpora.model import Instance, Lexelt, LexicalSample
 from wsd_classic.corpora.semcor import PARTS
 from wsd_classic.errors import WsdError
-from wsd_classic.features.featurizer import VECTOR_GROUP, Featurizer
+from wsd_classic.features.featurizer import Featurizer
 from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.wordnet import wordnet_senses
 from wsd_classic.preprocess import sentences
@@ -33,7 +33,6 @@ from wsd_classic.tasks.allwords_features import as_lexical_sample, featurize
 from wsd_classic.corpora.allwords import AllWordsCorpus, read_semcor_corpus
 from wsd_classic.corpora.wordnet_examples import read_wordnet_examples
 from wsd_classic.tasks.catalogue import Task
-from wsd_classic.tasks.vector_corpus import PendingFeaturizer, featurizer_later
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.timing import StageTimer
 
@@ -89,19 +88,15 @@ def polysemous(senses: Mapping[str, Collection[str]]) -> set[str]:
 
 def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_features: bool = True,
                      with_examples: bool = True,
-                     featurizer: Featurizer | PendingFeaturizer | None = None,
+                     featurizer: Featurizer | None = None,
                      jobs: int = 1, progress: bool | None = None,
                      timer: StageTimer | None = None) -> TrainingData:
     """Read SemCor and featurize the targets of its polysemous lexelts (``polysemous``), and
-    WordNet's examples of those lexelts (with ``with_features`` and ``with_examples``).
-    ``featurizer`` (the semcor task's when None, its svm's word vectors included) may be
-    ``vector_corpus.featurizer_later``'s, whose word vectors build meanwhile: every other group is
-    computed first, while they build, and theirs once they are there (all at once when nothing
-    builds). ``timer`` times each
-    step as a stage of its own (the preparation's whole time otherwise)."""
+    WordNet's examples of those lexelts (with ``with_features`` and ``with_examples``), with
+    ``featurizer`` (the semcor task's when None, its svm's word vectors included). ``timer``
+    times each step as a stage of its own (the preparation's whole time otherwise)."""
     parts = tuple(parts)
     timer = timer or StageTimer()
-    featurizer = featurizer or featurizer_later(catalogue.SEMCOR, catalogue.SEMCOR.systems)
     with timer.stage("read SemCor"):
         corpus = read_semcor_corpus(semcor_root, parts)
     senses: dict[str, set[str]] = defaultdict(set)
@@ -122,10 +117,9 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
             with timer.stage("spaCy WordNet examples"):
                 extras["examples"] = (extra, sentences.analyse(extra, jobs, progress,
                                                                "spaCy (WordNet examples)"))
-    if isinstance(featurizer, PendingFeaturizer) and not featurizer.waits:
-        with timer.stage("word vectors"):  # installed ones: every group in one pass
-            featurizer = featurizer()
-    ready = featurizer if isinstance(featurizer, Featurizer) else featurizer.without_vectors()
+    if featurizer is None:
+        with timer.stage("word vectors"):
+            featurizer = catalogue.SEMCOR.featurizer(catalogue.SEMCOR.systems)
     learnt = ((lambda target: target.lexelt in learning) if with_features
               else (lambda target: False))
     # By TrainingData's field: the texts read beside SemCor, then SemCor's targets. The
@@ -138,21 +132,9 @@ def prepare_training(semcor_root: Path, parts: Iterable[str] = PARTS, with_featu
         "featurized": (corpus, sample, learnt, analyses)}
     with timer.stage("features"):
         featurized_parts = {
-            name: featurize(part, part_sample, ready, selected, jobs, progress,
+            name: featurize(part, part_sample, featurizer, selected, jobs, progress,
                             analyses=part_analyses)
             for name, (part, part_sample, selected, part_analyses) in parts_to_featurize.items()}
-    if ready is not featurizer:
-        with timer.stage("word vectors"):
-            featurizer = featurizer()
-        vector_group = featurizer.for_groups([VECTOR_GROUP])
-        for name, (part, part_sample, selected, part_analyses) in parts_to_featurize.items():
-            with timer.stage("features emb"):
-                vectors = (featurize(part, part_sample, vector_group, selected, jobs, progress,
-                                     analyses=part_analyses).features
-                           if featurizer.embedding is not None else {})
-            featurized_parts[name] = FeaturizedCorpus(part_sample, {
-                identifier: {**groups, VECTOR_GROUP: (), **vectors.get(identifier, {})}
-                for identifier, groups in featurized_parts[name].features.items()}, featurizer)
     info = {"training": "SemCor 3.0", "parts": list(parts),
             "training_sha256": registry.tree_sha256(
                 Path(semcor_root), tuple(f"{part}/tagfiles" for part in parts)),
@@ -201,8 +183,8 @@ def train_all_words(task: Task, names: list[str], models_root: Path, data_dir=No
 
 def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: int = 1,
                  task: Task = catalogue.SEMCOR, data_dir=None) -> str:
-    """Train the all-words systems ``names`` on SemCor at ``semcor_root`` and save them; the
-    word vectors (and a context scorer's resources) come from ``data_dir``."""
+    """Train the all-words systems ``names`` on SemCor at ``semcor_root`` and save them; a
+    context scorer's resources come from ``data_dir``."""
     timer = StageTimer()
     trainable = [name for name in task.check_systems(names)
                  if systems.get(name).estimator is not None]
@@ -213,7 +195,7 @@ def train_semcor(semcor_root: Path, names: list[str], models_root: Path, jobs: i
             data = prepare_training(
                 semcor_root, with_features=with_features, jobs=jobs,
                 with_examples=any(name in task.wordnet_examples for name in trainable),
-                featurizer=featurizer_later(task, trainable, data_dir))
+                featurizer=task.featurizer(trainable))
         lines += _training_summary(data, [name for name in trainable
                                           if name in task.wordnet_examples])
     # Like bin/train's lexical-sample runs: the task's models change all at once, one run at a time.

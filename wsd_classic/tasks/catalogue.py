@@ -14,9 +14,8 @@ from pathlib import Path
 from wsd_classic import systems, tuned
 from wsd_classic.corpora import registry
 from wsd_classic.errors import WsdError
-from wsd_classic.features import word_vectors
-from wsd_classic.features.embeddings import EmbeddingRule
-from wsd_classic.features.featurizer import ContextRule
+from wsd_classic.features.embeddings import ContextEmbedding, EmbeddingRule
+from wsd_classic.features.featurizer import VECTOR_GROUP, ContextRule, Featurizer
 
 # A task's kind fixes what a target is and its candidate senses: in a lexical sample, an
 # instance of a lexelt, choosing among the senses its training data shows (with SENSEVAL's
@@ -73,6 +72,14 @@ class Task:
     def system_params(self, name: str) -> dict:
         return {**systems.get(name).params, **self.params.get(name, {})}
 
+    def featurizer(self, names) -> Featurizer:
+        """The featurizer that systems ``names`` train with: with the task's installed word
+        vectors when one of them reads embeddings."""
+        if self.embedding is None or not any(
+                VECTOR_GROUP in systems.get(name).feature_groups for name in names):
+            return Featurizer(self.context)
+        return Featurizer(self.context, embedding=ContextEmbedding(self.embedding))
+
     def check_systems(self, names) -> list[str]:
         return systems.check_systems(names, self.systems + self.on_request, self.name)
 
@@ -109,13 +116,10 @@ def of_kind(kind: str) -> list[str]:
 
 LEXICAL_SAMPLE_SYSTEMS = ("commonest", "lesk", "lesk-corpus", "dlist", "svm", "combo")
 
-# word2vec's settings for the self-trained vectors that the vector-source studies compare.
-VECTORS = word_vectors.VectorSettings(sg=True)
-
 
 def tuned_embedding(task: str) -> EmbeddingRule:
     """The task's registered ``EmbeddingRule`` (``wsd_classic/tuned/<task>.json``)."""
-    return EmbeddingRule(**tuned.value(task, "embedding"), vectors=VECTORS)
+    return EmbeddingRule(**tuned.value(task, "embedding"))
 
 
 # Every value below is read from ``wsd_classic/tuned/<task>.json``, which names the bench

@@ -101,9 +101,8 @@ def execute(run: TaskRun, chosen: list[str], fractions: tuple[float, ...], resul
     if not chosen:
         raise WsdError("no system to train: the sense ids are not WordNet keys, which "
                        f"{', '.join(skipped)} need", run.train_path)
-    sides = featurize_sides(run, chosen, train_sample, test_sample, jobs, timer)
-    sides.complete()
-    train_corpus, test_corpus = sides.train, sides.test
+    train_corpus, test_corpus = featurize_sides(run, chosen, train_sample, test_sample, jobs,
+                                                timer)
     points = []
     subsamples = nested_subsamples(train_sample, fractions)
     progress = tqdm(total=len(fractions) * len(chosen), desc="learning curve", unit="model",

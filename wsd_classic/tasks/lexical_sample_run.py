@@ -15,11 +15,10 @@ from wsd_classic.corpora.ids import ID_MAP_NAME, write_id_map
 from wsd_classic.corpora.keys import KeyEntry, read_key, write_key
 from wsd_classic.corpora.lexsample import check_annotated, check_split, read_lexical_sample
 from wsd_classic.corpora.model import Lexelt, LexicalSample
-from wsd_classic.features.featurizer import VECTOR_GROUP
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.scoring.lexsample import lexsample_scores
 from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank
-from wsd_classic.tasks import catalogue, engine, staging, vector_corpus
+from wsd_classic.tasks import catalogue, engine, staging
 from wsd_classic.tasks.catalogue import Task
 from wsd_classic.tasks.engine import FeaturizedCorpus
 from wsd_classic.tasks.staging import previous_scores
@@ -37,13 +36,11 @@ class TaskRun:
     key_path: Path | None = None
     sensemap_path: Path | None = None
     train_answers_path: Path | None = None  # the training file's answers, when not in its XML
-    data_dir: Path | None = None  # where the task's word vectors are built from
 
     @classmethod
     def of(cls, task: Task, data_dir=None) -> "TaskRun":
         return cls(task, *(task.path(which, data_dir)
-                           for which in ("train", "test", "key", "sensemap", "train_answers")),
-                   data_dir)
+                           for which in ("train", "test", "key", "sensemap", "train_answers")))
 
     @property
     def name(self) -> str:
@@ -110,51 +107,21 @@ def stratified_split(sample: LexicalSample, ratio: tuple[int, int], seed: int):
     return LexicalSample(train_part, sample.source), LexicalSample(test_part, sample.source)
 
 
-@dataclass
-class FeaturizedSides:
-    """Both sides' features. The group that reads the word vectors joins them once the vectors
-    are built (``complete``): until then the systems that read none of it can train, while the
-    vectors still build beside them."""
-
-    train: FeaturizedCorpus
-    test: FeaturizedCorpus
-    docs: tuple[list[ProcessedInstance], list[ProcessedInstance]] | None  # None once complete
-    make_featurizer: vector_corpus.PendingFeaturizer
-    timer: StageTimer
-    jobs: int
-
-    def complete(self) -> None:
-        """Wait for the word vectors and add the groups they give (once), then let the
-        analyses go: the training workers forked after that do not carry them."""
-        if self.docs is None:
-            return
-        with self.timer.stage("vectors"):  # built once, then read from the cache
-            featurizer = self.make_featurizer()
-        with self.timer.stage("preprocess"):
-            pending = featurizer.for_groups([VECTOR_GROUP])
-            for corpus, docs in zip((self.train, self.test), self.docs):
-                for instance, groups in pending.table(docs, self.jobs).items():
-                    corpus.features[instance].update(groups)
-                corpus.featurizer = featurizer
-        self.docs = None
-
-
 def featurize_sides(run: TaskRun, chosen: list[str], train_sample: LexicalSample,
-                    test_sample: LexicalSample, jobs: int, timer: StageTimer) -> FeaturizedSides:
-    """Both sides' features for systems ``chosen``, but for the group that reads the word
-    vectors (``FeaturizedSides.complete``); vectors not yet cached build meanwhile, while spaCy
-    analyses the contexts."""
-    make_featurizer = vector_corpus.featurizer_later(run.task, chosen, run.data_dir)
+                    test_sample: LexicalSample, jobs: int,
+                    timer: StageTimer) -> tuple[FeaturizedCorpus, FeaturizedCorpus]:
+    """Both sides' features for systems ``chosen``, with ppr's walks where a system reads them."""
+    with timer.stage("vectors"):
+        featurizer = run.task.featurizer(chosen)
     with timer.stage("preprocess"):
         docs = tuple(engine.analyse(sample, jobs, f"spaCy ({side})")
                      for side, sample in (("train", train_sample), ("test", test_sample)))
-        now = make_featurizer.without_vectors()
-        corpora = [engine.featurize(sample, now, jobs, docs=side_docs)
-                   for sample, side_docs in zip((train_sample, test_sample), docs)]
+        corpora = tuple(engine.featurize(sample, featurizer, jobs, docs=side_docs)
+                        for sample, side_docs in zip((train_sample, test_sample), docs))
     if any(run.task.system_params(name).get("ppr") for name in chosen):
         with timer.stage("ppr walks"):
             add_ppr_evidence(corpora, docs, run.data_dir, jobs)
-    return FeaturizedSides(*corpora, docs, make_featurizer, timer, jobs)
+    return corpora
 
 
 def add_ppr_evidence(corpora: Sequence[FeaturizedCorpus],
@@ -213,8 +180,8 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
     chosen, skipped = usable_systems(chosen, train_sample)
     if skipped:
         notes.append(f"skipped {', '.join(skipped)}: the sense ids are not WordNet keys")
-    sides = featurize_sides(run, chosen, train_sample, test_sample, jobs, timer)
-    train_corpus, test_corpus = sides.train, sides.test
+    train_corpus, test_corpus = featurize_sides(run, chosen, train_sample, test_sample, jobs,
+                                                timer)
     models_dir, out_dir = Path(models_root) / run.name, Path(results_root) / run.name
     with staging.exclusive(models_root, run.name), staging.exclusive(results_root, run.name), \
             staging.staged_directory(models_dir) as model_stage, \
@@ -230,8 +197,6 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
         trained_here, answer_rows = {}, {}
         training = StageTimer()  # the train stage by system
         for name in chosen:
-            if VECTOR_GROUP in systems.get(name).feature_groups:
-                sides.complete()
             with timer.stage("train"), training.stage(name):
                 trained = engine.train(name, train_corpus, run.name, jobs,
                                        params=run.task.system_params(name), fitted=trained_here)

@@ -13,16 +13,13 @@ from wsd_classic import modelstore
 from wsd_classic.atomic import write_json_atomically, write_lines_atomically
 from wsd_classic.benchmarks.ambistory import spaces as word_spaces
 from wsd_classic.benchmarks.ambistory.ablation import ablation
-from wsd_classic.benchmarks.ambistory.ceiling import component_agreement
-from wsd_classic.benchmarks.ambistory.features import (FEATURES, RATER_GROUPS, FeaturizedSplit,
-                                                       featurize)
+from wsd_classic.benchmarks.ambistory.features import FEATURES, FeaturizedSplit, featurize
 from wsd_classic.benchmarks.ambistory.rater import PlausibilityRater
 from wsd_classic.benchmarks.ambistory.results import by_ending
-from wsd_classic.benchmarks.ambistory.selection import (choose, held_out_predictions,
-                                                        homonym_folds, score_split,
+from wsd_classic.benchmarks.ambistory.selection import (choose, homonym_folds, score_split,
                                                         with_dev_figures)
-from wsd_classic.benchmarks.ambistory.spaces import (VECTOR_CANDIDATES, VECTOR_SOURCES,
-                                                     WordSpace, load_spaces, save_spaces)
+from wsd_classic.benchmarks.ambistory.spaces import (VECTOR_SOURCES, WordSpace, load_spaces,
+                                                     save_spaces)
 from wsd_classic.benchmarks.ambistory.stories import ALL_WORDS_TASK, TASK, WSD_SYSTEM
 from wsd_classic.benchmarks.ambistory.support import add_support, fill_support, support_gaps
 from wsd_classic.corpora import registry
@@ -103,28 +100,6 @@ def train_job(data_dir, models_root, results_root, jobs: int = 1) -> str:
                  for name, figures in groups.items()),
              outcome, timer.summary()]
     return "\n".join(lines)
-
-
-def choose_vectors(data_dir, models_root, jobs: int = 1,
-                   candidates: Sequence[tuple[str, ...]] = VECTOR_CANDIDATES) -> list[dict]:
-    """``python -m bench ambistory --vectors``: per candidate word vectors of the ``vectors`` space, the
-    rater chosen by cross-validation on train (``choose``) with its cross-validated figures, and
-    how its held-out ratings' components follow the readers' (``ceiling.component_agreement``).
-    Nothing but train is read."""
-    spaces = word_spaces.build_spaces(data_dir, candidates[0])
-    trials = []
-    for sources in candidates:
-        spaces["vectors"] = word_spaces.vector_space(sources, data_dir)
-        train = load_splits(data_dir, Path(models_root), spaces, jobs, ("train",))["train"]
-        params, settings = choose(train)
-        best = max(settings, key=lambda setting: setting["key"])
-        held_out = held_out_predictions(params, RATER_GROUPS, train,
-                                        homonym_folds(train.samples))
-        trials.append({"sources": list(sources), "params": params, "cv": best["cv"],
-                       "key": best["key"],
-                       "component_rho": component_agreement(train.samples, held_out),
-                       "settings": settings})
-    return trials
 
 
 def evaluate_job(data_dir, models_root, results_root, jobs: int = 1) -> str:

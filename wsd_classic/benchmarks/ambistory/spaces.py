@@ -1,7 +1,7 @@
 """Word spaces of stems, each comparing a story with a meaning beyond the words they share: LSA of
 WordNet's glosses (``lsa``), PPMI + SVD of running text (``ppmi``) and word vectors by stem
-(``vectors``: the project's word2vec vectors, installed pretrained sets, or several side by
-side)."""
+(``vectors``: installed pretrained sets, or any word vectors a study gives, alone or several
+side by side)."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
@@ -24,9 +24,8 @@ from wsd_classic.corpora.semcor import read_semcor
 from wsd_classic.features.text import stem
 from wsd_classic.errors import WsdError
 from wsd_classic.features import pretrained_vectors, word_vectors
-from wsd_classic.features.embeddings import SELF_TRAINED
-from wsd_classic.features.pretrained_vectors import GLOVE, SPACY_MD
-from wsd_classic.tasks import catalogue, vector_corpus
+from wsd_classic.features.pretrained_vectors import SPACY_MD
+from wsd_classic.tasks import catalogue
 
 # The word spaces: dimensions, and for the distributional one the window (content words on each
 # side) and the least count of a stem; the usual values, not tuned.
@@ -35,13 +34,8 @@ COOCCURRENCE_WINDOW = 5
 SPACE_MIN_COUNT = 5
 SPACES = ("lsa", "ppmi", "vectors")
 SEMCOR_DATASET = catalogue.SEMCOR.dataset
-# The word vectors the ``vectors`` space reads (``self``: the word2vec vectors trained here, the
-# SemCor task's; or installed pretrained sets), and those ``python -m bench ambistory --vectors``
-# compares by cross-validation on train.
-VECTOR_CANDIDATES = ((SELF_TRAINED,), (GLOVE.name,), (SELF_TRAINED, GLOVE.name), (SPACY_MD.name,),
-                     (GLOVE.name, SPACY_MD.name))
-# Homonym-fold CV on train, rho + accuracy (1.048; GloVe + spaCy md 1.033, self + GloVe 1.024,
-# self 1.019, GloVe 1.006): bench/results/ambistory_vectors.json
+# The installed word vectors the ``vectors`` space reads, chosen by homonym-fold CV on train
+# (``python -m bench ambistory --vectors``, bench/results/ambistory_vectors.json).
 VECTOR_SOURCES = (SPACY_MD.name,)
 
 
@@ -150,19 +144,20 @@ def stem_space(sources: Sequence[word_vectors.WordVectors]) -> WordSpace:
         for block, vectors in zip(blocks, sources)]))
 
 
-def vector_space(sources: Sequence[str], data_dir) -> WordSpace:
-    """The ``vectors`` space of ``sources``: ``self`` (built and cached on first need) and
-    installed pretrained sets by name."""
+def vector_space(sources: Sequence[str]) -> WordSpace:
+    """The ``vectors`` space of installed pretrained sets, by name."""
     if not sources or len(set(sources)) < len(sources):
         raise WsdError(f"word vector sources {','.join(sources)!r}: one or more, each once")
-    return stem_space([vector_corpus.obtain(catalogue.SEMCOR.embedding.vectors, data_dir)
-                       if source == SELF_TRAINED else pretrained_vectors.load(source)
-                       for source in sources])
+    return stem_space([pretrained_vectors.load(source) for source in sources])
 
 
-def build_spaces(data_dir, sources: Sequence[str] = VECTOR_SOURCES) -> dict[str, WordSpace]:
-    return {"lsa": gloss_space(), "ppmi": running_text_space(running_texts(data_dir)),
-            "vectors": vector_space(sources, data_dir)}
+def text_spaces(data_dir) -> dict[str, WordSpace]:
+    """The spaces learnt here: ``lsa`` from WordNet's glosses, ``ppmi`` from running text."""
+    return {"lsa": gloss_space(), "ppmi": running_text_space(running_texts(data_dir))}
+
+
+def build_spaces(data_dir) -> dict[str, WordSpace]:
+    return {**text_spaces(data_dir), "vectors": vector_space(VECTOR_SOURCES)}
 
 
 def save_spaces(path: Path, spaces: dict[str, WordSpace]) -> None:
