@@ -15,6 +15,7 @@ from wsd_classic.corpora.allwords import AllWordsCorpus, Sentence, Target
 from wsd_classic.errors import WsdError
 from wsd_classic.knowledge import graph as knowledge_graph, pagerank
 from wsd_classic.knowledge.graph import RELATION_BIT, RELATIONS, KnowledgeGraph
+from wsd_classic.knowledge.supervised_restart import SupervisedRestartWalk
 from wsd_classic.knowledge.word_to_word import WalkSettings, WordToWord, contexts
 
 from conftest import FIXTURES, assert_error_at
@@ -165,6 +166,28 @@ def test_word_to_word_sums_the_context_words_walks(wordnet_graph):
     np.testing.assert_allclose(list(bank.values()),
                                scores[target.id] / scores[target.id].sum(), rtol=1e-6)
     assert distributions["s0.t1"] == {"river%1:17:00::": 1.0}
+
+
+def test_supervised_restart_walks_each_context_token_from_its_beliefs(wordnet_graph):
+    corpus = corpus_of(("bank.n", "interest.n", "water.n", "interest.n"))
+    # the two interests believe differently (the second in none of its senses: tag counts
+    # + 1, as water, which has no belief)
+    beliefs = {"s0.t1": {"interest%1:21:00::": 1.0}, "s0.t3": {"interest%1:21:00::": 0.0},
+               "s0.t2": None}
+    settings = WalkSettings(iterations=10)
+    walker = SupervisedRestartWalk(wordnet_graph, settings, beliefs)
+    target = corpus.targets[0]
+    scores = walker.scores(corpus, [target])
+    plain = WordToWord(wordnet_graph, settings)
+    assert len(plain.restart("interest.n")[0]) > 1
+    restarts = [(wordnet_graph.nodes(("interest%1:21:00::",)), np.array([1.0])),
+                plain.restart("interest.n"), plain.restart("water.n")]
+    expected = walker.ranks(restarts).sum(axis=1)
+    candidates = wordnet_graph.nodes(wordnet.wordnet_senses("bank", "n"))
+    np.testing.assert_allclose(scores[target.id], expected[candidates], rtol=1e-4)
+    # the belief moves the target's scores away from the tag counts' walk
+    assert not np.allclose(scores[target.id], plain.scores(corpus, [target])[target.id],
+                           rtol=1e-3)
 
 
 def test_a_target_without_context_gets_an_even_distribution(wordnet_graph):

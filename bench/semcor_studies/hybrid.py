@@ -133,22 +133,30 @@ def ppr_params() -> dict:
     return TASK.system_params("hybrid")["walk"]
 
 
-def collect_ppr(args) -> dict[str, Path]:
+def table_corpora(args, names: Collection[str]) -> dict[str, AllWordsCorpus]:
+    """The corpus of each table of ``names`` (``held_out`` and ``removed`` share theirs)."""
+    corpora = {}
+    if {"held_out", "removed"} & set(names):
+        corpus = held_out_corpus_of(read_semcor_corpus(
+            registry.locate(TASK.dataset, args.data_dir), PARTS))
+        corpora.update({name: corpus for name in ("held_out", "removed") if name in names})
+    if "development" in names:
+        [dataset] = development_set(args.data_dir)
+        corpora["development"] = read_raganato_corpus(dataset.data)
+    return corpora
+
+
+def collect_ppr(args, params: dict | None = None) -> dict[str, Path]:
     """ppr's distributions over the targets of each of ``TABLES`` (held_out and removed share
-    theirs), computed and saved once per walk."""
-    params = ppr_params()
+    theirs), computed and saved once per walk (``params``: the hybrid's when None)."""
+    params = ppr_params() if params is None else params
     key = hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()[:12]
     directory = tables_dir(args)
     paths = {"held_out": directory / f"held_out.ppr-{key}.json",
              "development": directory / f"development.ppr-{key}.json"}
     paths["removed"] = paths["held_out"]
-    corpora = {}
-    if not paths["held_out"].is_file():
-        corpus = read_semcor_corpus(registry.locate(TASK.dataset, args.data_dir), PARTS)
-        corpora["held_out"] = held_out_corpus_of(corpus)
-    if not paths["development"].is_file():
-        [dataset] = development_set(args.data_dir)
-        corpora["development"] = read_raganato_corpus(dataset.data)
+    corpora = table_corpora(args, [name for name in ("held_out", "development")
+                                   if not paths[name].is_file()])
     for name, corpus in corpora.items():
         started = time.perf_counter()
         found = ppr_distributions(corpus, params=params, data_dir=args.data_dir, jobs=args.jobs)

@@ -52,25 +52,28 @@ def candidates(target: Target) -> tuple[str, ...]:
     return wordnet.wordnet_senses(target.lemma, target.pos)
 
 
+def context_words(corpus: AllWordsCorpus, targets: Sequence[Target],
+                  window: int) -> list[list[Target]]:
+    """For each of ``targets``, the corpus's targets in its window of sentences within its
+    document whose lexelt is not its own."""
+    by_sentence: dict[int, list[Target]] = defaultdict(list)
+    for target in corpus.targets:
+        by_sentence[target.sentence].append(target)
+    documents = [sentence.document for sentence in corpus.sentences]
+    return [[word
+             for sentence in range(max(0, target.sentence - window),
+                                   min(len(documents), target.sentence + window + 1))
+             if documents[sentence] == documents[target.sentence]
+             for word in by_sentence[sentence] if word.lexelt != target.lexelt]
+            for target in targets]
+
+
 def contexts(corpus: AllWordsCorpus, targets: Sequence[Target],
              window: int) -> list[Counter]:
     """For each of ``targets``, the lexelts of the corpus's targets in its window of sentences
     (how often each occurs), its own lexelt left out."""
-    by_sentence: dict[int, list[str]] = defaultdict(list)
-    for target in corpus.targets:
-        by_sentence[target.sentence].append(target.lexelt)
-    documents = [sentence.document for sentence in corpus.sentences]
-    found = []
-    for target in targets:
-        document = documents[target.sentence]
-        window_lexelts = Counter(
-            lexelt
-            for sentence in range(max(0, target.sentence - window),
-                                  min(len(documents), target.sentence + window + 1))
-            if documents[sentence] == document for lexelt in by_sentence[sentence])
-        del window_lexelts[target.lexelt]
-        found.append(window_lexelts)
-    return found
+    return [Counter(word.lexelt for word in words)
+            for words in context_words(corpus, targets, window)]
 
 
 class WordToWord:
@@ -123,10 +126,7 @@ class WordToWord:
     def scores(self, corpus: AllWordsCorpus, targets: Sequence[Target], jobs: int = 1,
                progress: bool | None = None) -> dict[str, np.ndarray]:
         """The summed ranks of each target's candidates over its context's walks, by id."""
-        users: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        for number, context in enumerate(contexts(corpus, targets, self.settings.window)):
-            for lexelt, count in context.items():
-                users[lexelt].append((number, count))
+        users = self.context_users(corpus, targets)
         lexelts = sorted(users)
         nodes = [self.graph.nodes(candidates(target)) for target in targets]
         blocks = [lexelts[start:start + BLOCK] for start in range(0, len(lexelts), BLOCK)]
@@ -145,6 +145,16 @@ class WordToWord:
             _running = None
             bar.close()
         return {target.id: total for target, total in zip(targets, totals)}
+
+    def context_users(self, corpus: AllWordsCorpus, targets: Sequence[Target]
+                      ) -> dict[str, list[tuple[int, int]]]:
+        """Each walk's key (``restart``'s argument: here a context lexelt) and the targets
+        (numbers in ``targets``) whose context holds it, with how often."""
+        users: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        for number, context in enumerate(contexts(corpus, targets, self.settings.window)):
+            for lexelt, count in context.items():
+                users[lexelt].append((number, count))
+        return users
 
     def explain(self, context: Counter, best: str) -> list[tuple[str, float]]:
         """What carried the walk's mass to ``best`` (a sense key): the context senses whose

@@ -78,6 +78,17 @@ def mixed(svm: np.ndarray, ppr: np.ndarray, ppr_weights: np.ndarray,
     return (1.0 - weight) * svm + weight * sharpened(ppr, power)
 
 
+def unseen_mixed(svm: np.ndarray, ppr: np.ndarray, weight: float, power: float) -> np.ndarray:
+    """The svm's distributions with ppr's sharpened mass on the candidates the svm gives none
+    (the senses its training never showed) moved to them at ``weight``: with q = p_ppr^a
+    renormalised and m its mass there, (1 - w m) p_svm + w q on those candidates. A row whose
+    candidates the svm all weighs stays the svm's."""
+    sharp = sharpened(ppr, power)
+    unseen = np.where(svm > 0, 0.0, sharp)
+    mass = unseen.sum(axis=1, keepdims=True)
+    return (1.0 - weight * mass) * svm + weight * unseen
+
+
 class HybridSVM(LinearSVM):
     """The hybrid's per-lexelt estimator: the svm itself (its parameters and its fit, or the
     svm fitted on the same rows earlier in the run: ``member_systems``), carrying the
