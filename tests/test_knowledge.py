@@ -171,23 +171,27 @@ def test_word_to_word_sums_the_context_words_walks(wordnet_graph):
 def test_supervised_restart_walks_each_context_token_from_its_beliefs(wordnet_graph):
     corpus = corpus_of(("bank.n", "interest.n", "water.n", "interest.n"))
     # the two interests believe differently (the second in none of its senses: tag counts
-    # + 1, as water, which has no belief)
+    # + 1, as water, which has no belief); a second set believes nothing
     beliefs = {"s0.t1": {"interest%1:21:00::": 1.0}, "s0.t3": {"interest%1:21:00::": 0.0},
                "s0.t2": None}
     settings = WalkSettings(iterations=10)
-    walker = SupervisedRestartWalk(wordnet_graph, settings, beliefs)
-    target = corpus.targets[0]
-    scores = walker.scores(corpus, [target])
+    walker = SupervisedRestartWalk(wordnet_graph, settings, [beliefs, {}])
+    believing, plain_set = walker.distribution_sets(corpus)
     plain = WordToWord(wordnet_graph, settings)
     assert len(plain.restart("interest.n")[0]) > 1
     restarts = [(wordnet_graph.nodes(("interest%1:21:00::",)), np.array([1.0])),
                 plain.restart("interest.n"), plain.restart("water.n")]
-    expected = walker.ranks(restarts).sum(axis=1)
-    candidates = wordnet_graph.nodes(wordnet.wordnet_senses("bank", "n"))
-    np.testing.assert_allclose(scores[target.id], expected[candidates], rtol=1e-4)
+    expected = walker.ranks(restarts).sum(axis=1)[
+        wordnet_graph.nodes(wordnet.wordnet_senses("bank", "n"))]
+    np.testing.assert_allclose(list(believing["s0.t0"].values()), expected / expected.sum(),
+                               rtol=1e-4)
+    # without beliefs, the walk of WordNet's tag counts
+    for target, weights in plain.distributions(corpus).items():
+        np.testing.assert_allclose(list(plain_set[target].values()), list(weights.values()),
+                                   rtol=1e-4)
     # the belief moves the target's scores away from the tag counts' walk
-    assert not np.allclose(scores[target.id], plain.scores(corpus, [target])[target.id],
-                           rtol=1e-3)
+    assert not np.allclose(list(believing["s0.t0"].values()),
+                           list(plain_set["s0.t0"].values()), rtol=1e-3)
 
 
 def test_a_target_without_context_gets_an_even_distribution(wordnet_graph):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 import time
 
@@ -36,31 +37,30 @@ def walks() -> dict[str, dict]:
 
 def collect_supervised(args, loaded: dict[str, dict], params: dict) -> tuple[dict, dict]:
     """ppr's distributions over each table's targets from the supervised restart (the table's
-    own svm beliefs about the context), computed and saved once per walk and svm table; and
-    each table's cost (seconds, walks)."""
+    own svm beliefs about the context; held_out and removed, one corpus, share their walks),
+    computed and saved once per walk and svm tables; and the cost of each corpus's walks."""
     key = hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()[:12]
-    directory = tables_dir(args)
-    paths = {name: directory / f"{name}.supervised-{key}.json" for name in TABLES}
-    missing = [name for name in TABLES if not paths[name].is_file()]
-    if missing:
+    path = tables_dir(args) / f"supervised-{key}.json"
+    if not path.is_file():
         graph = PersonalisedPageRank.built(params, args.data_dir).graph
-        corpora = table_corpora(args, missing)
-        for name in missing:
-            beliefs = {row["id"]: (None if row["svm"] is None
-                                   else dict(zip(row["candidates"], row["svm"])))
-                       for row in loaded[name]["rows"]}
-            walker = SupervisedRestartWalk(graph, WalkSettings(**params), beliefs)
+        corpora = table_corpora(args, TABLES)
+        found, cost = {}, {}
+        for names in (("held_out", "removed"), ("development",)):
+            belief_sets = [{row["id"]: (None if row["svm"] is None
+                                        else dict(zip(row["candidates"], row["svm"])))
+                            for row in loaded[name]["rows"]} for name in names]
+            walker = SupervisedRestartWalk(graph, WalkSettings(**params), belief_sets)
             started, cpu = time.perf_counter(), time.process_time()
-            found = walker.distributions(corpora[name], jobs=args.jobs)
-            cost = {"seconds": time.perf_counter() - started,
-                    "parent_cpu_seconds": time.process_time() - cpu,
-                    "walks": len(walker.tokens), "targets": len(found)}
-            print(f"supervised ppr on {name}: {cost}", file=sys.stderr, flush=True)
-            write_json_atomically(paths[name], {"params": params, "cost": cost,
-                                                "distributions": found})
-    contents = {name: load_rows(path) for name, path in paths.items()}
-    return ({name: content["distributions"] for name, content in contents.items()},
-            {name: content["cost"] for name, content in contents.items()})
+            found.update(zip(names, walker.distribution_sets(corpora[names[0]], args.jobs)))
+            cost[" and ".join(names)] = {
+                "seconds": time.perf_counter() - started,
+                "parent_cpu_seconds": time.process_time() - cpu,
+                "walks": walker.walks,
+                "load": os.getloadavg()[0]}
+            print(f"supervised ppr on {names}: {cost}", file=sys.stderr, flush=True)
+        write_json_atomically(path, {"params": params, "cost": cost, "distributions": found})
+    content = load_rows(path)
+    return content["distributions"], content["cost"]
 
 
 def earlier_forms(tables: dict[str, Table]) -> tuple[dict, dict, dict]:

@@ -113,7 +113,13 @@ class WordToWord:
         content word the corpus has."""
         targets = corpus.targets if targets is None else targets
         ambiguous = [target for target in targets if len(candidates(target)) > 1]
-        scores = self.scores(corpus, ambiguous, jobs, progress)
+        return self.normalised(targets, self.scores(corpus, ambiguous, jobs, progress))
+
+    @staticmethod
+    def normalised(targets: Sequence[Target], scores: dict[str, np.ndarray]
+                   ) -> dict[str, dict[str, float]]:
+        """Each target's ``scores`` as a distribution over its candidates, even where it has
+        none or they sum to 0."""
         found = {}
         for target in targets:
             keys = candidates(target)
@@ -126,6 +132,13 @@ class WordToWord:
     def scores(self, corpus: AllWordsCorpus, targets: Sequence[Target], jobs: int = 1,
                progress: bool | None = None) -> dict[str, np.ndarray]:
         """The summed ranks of each target's candidates over its context's walks, by id."""
+        totals = self.summed_ranks(corpus, targets, jobs, progress)
+        return {target.id: total for target, total in zip(targets, totals)}
+
+    def summed_ranks(self, corpus: AllWordsCorpus, targets: Sequence[Target], jobs: int = 1,
+                     progress: bool | None = None) -> list[np.ndarray]:
+        """The summed ranks of each target's candidates over its context's walks (the walks of
+        ``context_users``' keys), in the order of ``targets``."""
         users = self.context_users(corpus, targets)
         lexelts = sorted(users)
         nodes = [self.graph.nodes(candidates(target)) for target in targets]
@@ -144,7 +157,7 @@ class WordToWord:
         finally:
             _running = None
             bar.close()
-        return {target.id: total for target, total in zip(targets, totals)}
+        return totals
 
     def context_users(self, corpus: AllWordsCorpus, targets: Sequence[Target]
                       ) -> dict[str, list[tuple[int, int]]]:
