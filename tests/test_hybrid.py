@@ -57,6 +57,19 @@ def test_ppr_weight_by_part_of_speech_support_and_svm_confidence():
     assert weights.tolist() == [0.6, 0.4, 0.2, 1.0, 0.0]
 
 
+def test_unseen_only_mixture_gives_ppr_mass_to_the_svms_unseen_senses_alone():
+    svm = np.array([[0.8, 0.2, 0.0], [0.5, 0.5, 0.0]])
+    ppr = np.array([[0.2, 0.3, 0.5], [0.6, 0.4, 0.0]])
+    mixture = Mixture.uniform(0.5, unseen_only=True)
+    rows = mixture.mix(svm, ppr, np.array(["n", "n"]), np.array([10.0, 10.0]))
+    # ppr's mass on the third candidate (0.5), half of it, moves there
+    assert rows[0] == pytest.approx([0.8 * 0.75, 0.2 * 0.75, 0.25])
+    assert rows[1] == pytest.approx(svm[1])  # every candidate seen: the svm's
+    assert mixture.mix(svm, ppr, np.array(["n", "n"]), np.array([10.0, 10.0]))[0] != (
+        pytest.approx(Mixture.uniform(0.5).mix(svm, ppr, np.array(["n", "n"]),
+                                               np.array([10.0, 10.0]))[0]))
+
+
 # --- the estimator -----------------------------------------------------------------------------
 
 ROWS = [["bow=river"], ["bow=river", "bow=water"], ["bow=money"], ["bow=loan", "bow=money"]]

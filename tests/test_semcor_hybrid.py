@@ -88,7 +88,7 @@ def test_per_part_of_speech_weights_are_chosen_on_each_part_of_speechs_targets()
 def test_unseen_sense_mixture_moves_ppr_mass_only_to_senses_the_svm_never_saw():
     tables = {name: study.table(ROWS, PPR, removed={C}) for name in study.TABLES}
     t = tables["removed"]
-    mixed = unseen_mixed(t.svm, t.ppr, 1.0, 1.0)
+    mixed = unseen_mixed(t.svm, t.ppr, np.ones(3), 1.0)
     # t0, t1: C is the one sense the svm gives nothing; ppr's mass on it moves there
     assert mixed[0].tolist() == pytest.approx([0.7 * 0.8, 0.3 * 0.8, 0.2])
     assert mixed[1].tolist() == pytest.approx([0.6 * 0.3, 0.4 * 0.3, 0.7])
@@ -96,7 +96,9 @@ def test_unseen_sense_mixture_moves_ppr_mass_only_to_senses_the_svm_never_saw():
     assert mixed[2].tolist() == pytest.approx([0.3, 0.7, 0.0])
     assert np.allclose(mixed.sum(axis=1), 1.0)
     seen = study.table([row("t0", [A], [A, B], [0.7, 0.3])], {"t0": {A: 0.1, B: 0.9}})
-    assert unseen_mixed(seen.svm, seen.ppr, 1.0, 4.0).tolist() == seen.svm.tolist()
+    assert unseen_mixed(seen.svm, seen.ppr, np.ones(1), 4.0).tolist() == seen.svm.tolist()
+    unseen = Mixture.uniform(1.0, unseen_only=True)
+    assert study.figures(tables, study.linear(tables, unseen))["R"] == 100.0
 
 
 def stacking_tables(copies: int):

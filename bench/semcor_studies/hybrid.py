@@ -35,7 +35,7 @@ from wsd_classic.corpora.raganato import read_raganato_key
 from wsd_classic.scoring.statistics import mcnemar
 from wsd_classic.tasks import allwords, vector_corpus
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets
-from wsd_classic.systems.hybrid import POS_LETTERS, Mixture, mixed, sharpened
+from wsd_classic.systems.hybrid import POS_LETTERS, Mixture, sharpened
 from wsd_classic.systems.personalised_pagerank import ppr_distributions
 from wsd_classic.tasks.tagger import Tagger
 from wsd_classic.wordnet import wordnet_senses
@@ -238,8 +238,7 @@ def table(rows: list[dict], ppr: dict[str, dict[str, float]],
 
 
 def linear(tables: dict[str, Table], mixture: Mixture) -> dict[str, np.ndarray]:
-    return {name: mixed(t.svm, t.ppr, mixture.ppr_weights(t.pos, t.support, t.svm_best),
-                        mixture.power) for name, t in tables.items()}
+    return {name: mixture.mix(t.svm, t.ppr, t.pos, t.support) for name, t in tables.items()}
 
 
 def log_linear(tables: dict[str, Table], weight: float, power: float) -> dict[str, np.ndarray]:

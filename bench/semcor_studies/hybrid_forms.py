@@ -17,7 +17,7 @@ import numpy as np
 from wsd_classic.atomic import write_json_atomically
 from wsd_classic.knowledge.supervised_restart import SupervisedRestartWalk
 from wsd_classic.knowledge.word_to_word import WalkSettings
-from wsd_classic.systems.hybrid import POS_LETTERS, Mixture, unseen_mixed
+from wsd_classic.systems.hybrid import POS_LETTERS, Mixture
 from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank
 
 from .held_out import TASK
@@ -78,9 +78,9 @@ def earlier_forms(tables: dict[str, Table]) -> tuple[dict, dict, dict]:
     return results, settings, pos_choices
 
 
-def unseen_forms(tables: dict[str, Table]) -> dict[str, dict]:
-    return {f"unseen w={weight:g} a={power:g}": figures(tables, {
-                name: unseen_mixed(t.svm, t.ppr, weight, power) for name, t in tables.items()})
+def unseen_settings() -> dict[str, Mixture]:
+    return {f"unseen w={weight:g} a={power:g}": Mixture.uniform(weight, power=power,
+                                                                 unseen_only=True)
             for power in POWERS for weight in WEIGHTS[1:]}
 
 
@@ -115,9 +115,9 @@ def tune_hybrid_forms(args) -> dict:
                            for label, mixture in settings.items()})
         print(f"{walk}: earlier forms scored", file=sys.stderr, flush=True)
     for walk, tables in by_walk.items():
-        for label, figures_ in unseen_forms(tables).items():
-            results[f"{walk}: {label}"] = figures_
-            candidates[f"{walk}: {label}"] = {"walk": walk, "unseen": label}
+        for label, mixture in unseen_settings().items():
+            results[f"{walk}: {label}"] = figures(tables, linear(tables, mixture))
+            candidates[f"{walk}: {label}"] = {"walk": walk, "mixture": mixture}
     for walk, tables in by_walk.items():
         for name, with_removed in (("stacked on held out", False),
                                    ("stacked on held out and removed", True)):
@@ -163,5 +163,5 @@ def registration(candidate: dict) -> dict | None:
     return {"ppr_weights": [mixture.weights[letter] for letter in POS_LETTERS],
             "power": mixture.power, "scarce_below": mixture.scarce_below,
             "scarce_weight": mixture.scarce_weight, "gate": mixture.gate,
-            "walk": walks()[candidate["walk"]]}
+            "unseen_only": mixture.unseen_only, "walk": walks()[candidate["walk"]]}
 

@@ -10,7 +10,8 @@ lemma) and ppr's p_ppr:
 ``a`` sharpens ppr's distributions, which are flatter than the svm's; ppr's weight ``w``
 depends on the target's part of speech, on how often SemCor tagged its lemma (below
 ``scarce_below`` instances, ``scarce_weight``) and on the svm's confidence (the svm alone
-where its best sense has probability ``gate`` or more). The mixture's form and values are
+where its best sense has probability ``gate`` or more). With ``unseen_only``, ppr moves mass
+only to the candidates the svm gives none (``unseen_mixed``). The mixture's form and values are
 chosen on held-out SemCor files and the unseen-senses simulation (``python -m bench semcor
 --tune-hybrid``; docs/choices.md, "The hybrid").
 """
@@ -35,13 +36,15 @@ class Mixture:
     """ppr's weight by part of speech (``weights``, WordNet's letters), the power ``power`` its
     distribution is raised to, the weight ``scarce_weight`` for lemmas SemCor tagged fewer than
     ``scarce_below`` times (0: no such rule), and the svm's confidence ``gate`` at and above
-    which ppr has no weight (None: no gate)."""
+    which ppr has no weight (None: no gate); ``unseen_only``: ppr's mass goes only to the
+    candidates the svm gives none (``unseen_mixed``), else to all (``mixed``)."""
 
     weights: Mapping[str, float] = field(default_factory=lambda: dict.fromkeys(POS_LETTERS, 0.0))
     power: float = 1.0
     scarce_below: int = 0
     scarce_weight: float = 1.0
     gate: float | None = None
+    unseen_only: bool = False
 
     @classmethod
     def uniform(cls, weight: float, **rest) -> "Mixture":
@@ -58,6 +61,15 @@ class Mixture:
         if self.gate is not None:
             weights = np.where(svm_best >= self.gate, 0.0, weights)
         return weights
+
+    def mix(self, svm: np.ndarray, ppr: np.ndarray, pos: np.ndarray,
+            support: np.ndarray) -> np.ndarray:
+        """Rows of the svm's and ppr's distributions (one per target, zero-padded alike) mixed
+        with each target's ppr weight (``ppr_weights``: its part of speech ``pos`` and lemma
+        ``support``)."""
+        weights = self.ppr_weights(pos, support, svm.max(axis=1))
+        combine = unseen_mixed if self.unseen_only else mixed
+        return combine(svm, ppr, weights, self.power)
 
 
 def sharpened(distributions: np.ndarray, power: float) -> np.ndarray:
@@ -78,11 +90,13 @@ def mixed(svm: np.ndarray, ppr: np.ndarray, ppr_weights: np.ndarray,
     return (1.0 - weight) * svm + weight * sharpened(ppr, power)
 
 
-def unseen_mixed(svm: np.ndarray, ppr: np.ndarray, weight: float, power: float) -> np.ndarray:
+def unseen_mixed(svm: np.ndarray, ppr: np.ndarray, ppr_weights: np.ndarray,
+                 power: float) -> np.ndarray:
     """The svm's distributions with ppr's sharpened mass on the candidates the svm gives none
-    (the senses its training never showed) moved to them at ``weight``: with q = p_ppr^a
-    renormalised and m its mass there, (1 - w m) p_svm + w q on those candidates. A row whose
-    candidates the svm all weighs stays the svm's."""
+    (the senses its training never showed) moved to them at each row's weight w: with
+    q = p_ppr^a renormalised and m its mass there, (1 - w m) p_svm + w q on those candidates.
+    A row whose candidates the svm all weighs stays the svm's."""
+    weight = ppr_weights[:, None]
     sharp = sharpened(ppr, power)
     unseen = np.where(svm > 0, 0.0, sharp)
     mass = unseen.sum(axis=1, keepdims=True)
@@ -104,7 +118,7 @@ class HybridSVM(LinearSVM):
                  calibration_folds: int = CALIBRATION_FOLDS,
                  ppr_weights: tuple[float, ...] = (0.0,) * len(POS_LETTERS), power: float = 1.0,
                  scarce_below: int = 0, scarce_weight: float = 1.0, gate: float | None = None,
-                 walk: dict | None = None):
+                 walk: dict | None = None, unseen_only: bool = False):
         super().__init__(C, calibrate, random_state, min_instances, tol, calibration_folds)
         self.ppr_weights = ppr_weights
         self.power = power
@@ -112,6 +126,7 @@ class HybridSVM(LinearSVM):
         self.scarce_weight = scarce_weight
         self.gate = gate
         self.walk = walk
+        self.unseen_only = unseen_only
 
     def svm_params(self) -> dict:
         return {name: value for name, value in self.get_params().items()
@@ -139,7 +154,8 @@ def mixture_of(params: Mapping) -> Mixture:
     """The ``Mixture`` a hybrid's parameters hold."""
     return Mixture(dict(zip(POS_LETTERS, params.get("ppr_weights") or (0.0,) * 4)),
                    params.get("power", 1.0), params.get("scarce_below", 0),
-                   params.get("scarce_weight", 1.0), params.get("gate"))
+                   params.get("scarce_weight", 1.0), params.get("gate"),
+                   params.get("unseen_only", False))
 
 
 class HybridScorer:
@@ -194,10 +210,7 @@ class HybridScorer:
             else:
                 svm_rows[number, 0] = 1.0
             ppr_rows[number, :len(candidates)] = [ppr[target.id][key] for key in candidates]
-        ppr_weights = self.mixture.ppr_weights(
-            np.array([target.pos for target in targets]),
-            np.array([support.get(target.lexelt, 0.0) for target in targets]),
-            svm_rows.max(axis=1))
-        rows = mixed(svm_rows, ppr_rows, ppr_weights, self.mixture.power)
+        rows = self.mixture.mix(svm_rows, ppr_rows, np.array([target.pos for target in targets]),
+                                np.array([support.get(target.lexelt, 0.0) for target in targets]))
         return {target.id: dict(zip(candidates, row[:len(candidates)].tolist()))
                 for target, candidates, row in zip(targets, keys, rows)}
