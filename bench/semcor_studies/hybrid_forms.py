@@ -23,7 +23,7 @@ from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank
 from .held_out import TASK
 from .hybrid import (POWERS, TABLES, WEIGHTS, Table, chosen, collect_ppr, collect_svm,
                      figures, gated_settings, linear, linear_settings, load_rows, log_linear,
-                     per_pos_settings, ppr_params, table, table_corpora, tables_dir)
+                     per_pos_settings, pulled, table, table_corpora, tables_dir)
 from .hybrid_stacking import document_folds, stacked_scores
 
 UKB_WALK = {"damping": 0.85, "iterations": 30, "sense_counts": True, "syntagnet": True,
@@ -135,6 +135,9 @@ def tune_hybrid_forms(args) -> dict:
         best[prefix] = max(own, key=lambda label: own[label]["H"])
     for label in ("svm", choice):
         print(f"{label}: {results[label]}", file=sys.stderr)
+    with_discourse = {label: discourse_figures(by_walk[candidates[label]["walk"]],
+                                               candidates[label]["mixture"])
+                      for label in ("svm", choice) if "mixture" in candidates[label]}
     return {
         "protocol": {
             "tables": "bench/results/semcor_hybrid.json's three: held_out, removed, "
@@ -150,8 +153,19 @@ def tune_hybrid_forms(args) -> dict:
                 "point of H the best R, then B, then D",
         "results": results, "best_by_H_of_each_form": best,
         "per_part_of_speech_weights": per_pos, "chosen": choice,
+        "with_discourse": with_discourse,
         "registered": registration(candidates[choice]),
         "seconds": time.perf_counter() - started}
+
+
+def discourse_figures(tables: dict[str, Table], mixture: Mixture) -> dict[str, float]:
+    """H and D (%) of a mixture with one sense per discourse at the hybrid's weight, as
+    ``bin/evaluate`` tags (the default rule's semeval2007 figure)."""
+    weight = TASK.discourse_weights["hybrid"]
+    found = linear(tables, mixture)
+    return {"weight": weight, **{figure: 100 * tables[name].accuracy(
+        pulled(tables[name], found[name], weight))
+        for figure, name in (("H", "held_out"), ("D", "development"))}}
 
 
 def registration(candidate: dict) -> dict | None:
