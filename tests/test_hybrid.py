@@ -15,6 +15,7 @@ import pytest
 from wsd_classic import modelstore
 from wsd_classic.cli import tag as tag_cli
 from wsd_classic.corpora.allwords import Target, read_raganato_corpus, read_semcor_corpus
+from wsd_classic.knowledge.supervised_restart import SupervisedRestartWalk
 from wsd_classic.systems.hybrid import HybridSVM, Mixture, mixed, sharpened
 from wsd_classic.systems.svm import LinearSVM
 from wsd_classic.tasks import allwords, catalogue
@@ -163,3 +164,22 @@ def test_a_lemma_the_svm_never_saw_mixes_wordnets_first_sense_with_ppr(models_ro
     # no model: support 0, and the svm's distribution all on WordNet's first sense
     [weight] = tagger.scorer.mixture.ppr_weights(np.array(["n"]), np.zeros(1), np.ones(1))
     assert found[candidates[0]] == pytest.approx(1 - weight + weight / len(candidates))
+
+
+def test_supervised_restart_walks_from_the_svms_beliefs_about_the_context(models_root):
+    corpus = read_raganato_corpus(DATASET)
+    tagger = Tagger(Tagger.load("hybrid", models_root).trained, discourse_weight=0.0)
+    svm = Tagger(modelstore.load(models_root, TASK.name, "svm"), discourse_weight=0.0)
+    own = svm.distributions(corpus)
+    plain = tagger.scorer.distributions(corpus)
+    tagger.scorer.supervised_restart = True
+    walked = SupervisedRestartWalk(tagger.scorer.graph, tagger.scorer.ppr.walker.settings,
+                                   [own]).distribution_sets(corpus)[0]
+    assert tagger.scorer.distributions(corpus) == plain  # no beliefs given: ppr's walk
+    assert any(walked[target] != plain[target] for target in plain)
+    support = {lexelt: model.support_ for lexelt, model in tagger.trained.models.items()}
+    found = tagger.distributions(corpus)
+    expected = tagger.scorer.mixed_distributions(corpus.targets, own, walked, support)
+    assert found.keys() == expected.keys()
+    for target, weights in expected.items():
+        assert found[target] == pytest.approx(weights)

@@ -169,13 +169,14 @@ def discourse_figures(tables: dict[str, Table], mixture: Mixture) -> dict[str, f
 
 
 def registration(candidate: dict) -> dict | None:
-    """The hybrid's registered value for a chosen earlier form over UKB's or ppr's walk (None
-    for a form the hybrid cannot run yet)."""
+    """The hybrid's registered value for a chosen mixture over any of the walks (None for the
+    stacked form, which the hybrid cannot run)."""
     mixture = candidate.get("mixture")
-    if mixture is None or candidate["walk"] not in walks():
+    if mixture is None:
         return None
+    supervised = candidate["walk"] == "supervised"
     return {"ppr_weights": [mixture.weights[letter] for letter in POS_LETTERS],
             "power": mixture.power, "scarce_below": mixture.scarce_below,
             "scarce_weight": mixture.scarce_weight, "gate": mixture.gate,
-            "unseen_only": mixture.unseen_only, "walk": walks()[candidate["walk"]]}
-
+            "unseen_only": mixture.unseen_only, "supervised_restart": supervised,
+            "walk": walks()["registered" if supervised else candidate["walk"]]}

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wsd_classic.corpora.allwords import AllWordsCorpus, Target
+from wsd_classic.knowledge.supervised_restart import SupervisedRestartWalk
 from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank
 from wsd_classic.systems.svm import CALIBRATION_FOLDS, LinearSVM
 from wsd_classic.wordnet import wordnet_senses
@@ -118,7 +119,8 @@ class HybridSVM(LinearSVM):
                  calibration_folds: int = CALIBRATION_FOLDS,
                  ppr_weights: tuple[float, ...] = (0.0,) * len(POS_LETTERS), power: float = 1.0,
                  scarce_below: int = 0, scarce_weight: float = 1.0, gate: float | None = None,
-                 walk: dict | None = None, unseen_only: bool = False):
+                 walk: dict | None = None, unseen_only: bool = False,
+                 supervised_restart: bool = False):
         super().__init__(C, calibrate, random_state, min_instances, tol, calibration_folds)
         self.ppr_weights = ppr_weights
         self.power = power
@@ -127,6 +129,7 @@ class HybridSVM(LinearSVM):
         self.gate = gate
         self.walk = walk
         self.unseen_only = unseen_only
+        self.supervised_restart = supervised_restart
 
     def svm_params(self) -> dict:
         return {name: value for name, value in self.get_params().items()
@@ -160,11 +163,15 @@ def mixture_of(params: Mapping) -> Mixture:
 
 class HybridScorer:
     """The hybrid's context scorer: ppr's walk over its knowledge graph, and the mixture of its
-    distributions with the svm's (``mixed_distributions``)."""
+    distributions with the svm's (``mixed_distributions``). With ``supervised_restart`` the
+    walk restarts at each context word's senses by the svm's beliefs about that word
+    (``knowledge.supervised_restart``) rather than by WordNet's tag counts."""
 
-    def __init__(self, ppr: PersonalisedPageRank, mixture: Mixture):
+    def __init__(self, ppr: PersonalisedPageRank, mixture: Mixture,
+                 supervised_restart: bool = False):
         self.ppr = ppr
         self.mixture = mixture
+        self.supervised_restart = supervised_restart
 
     @property
     def graph(self):
@@ -174,21 +181,27 @@ class HybridScorer:
     def built(cls, params: Mapping, data_dir: str | os.PathLike | None = None
               ) -> "HybridScorer":
         return cls(PersonalisedPageRank.built(params.get("walk") or {}, data_dir),
-                   mixture_of(params))
+                   mixture_of(params), params.get("supervised_restart", False))
 
     @classmethod
     def from_resources(cls, params: Mapping, arrays: Mapping[str, np.ndarray]
                        ) -> "HybridScorer":
         return cls(PersonalisedPageRank.from_resources(params.get("walk") or {}, arrays),
-                   mixture_of(params))
+                   mixture_of(params), params.get("supervised_restart", False))
 
     def resources(self) -> dict[str, np.ndarray]:
         return self.ppr.resources()
 
     def distributions(self, corpus: AllWordsCorpus, targets: Sequence[Target] | None = None,
-                      jobs: int = 1, progress: bool | None = None
+                      jobs: int = 1, progress: bool | None = None,
+                      beliefs: Mapping[str, Mapping[str, float] | None] | None = None
                       ) -> dict[str, dict[str, float]]:
-        """ppr's distributions (``PersonalisedPageRank.distributions``)."""
+        """ppr's distributions (``PersonalisedPageRank.distributions``); with
+        ``supervised_restart`` and the svm's ``beliefs`` (by target id), every target's from
+        the walk restarting by them."""
+        if self.supervised_restart and beliefs is not None:
+            walker = SupervisedRestartWalk(self.graph, self.ppr.walker.settings, [beliefs])
+            return walker.distribution_sets(corpus, jobs, progress)[0]
         return self.ppr.distributions(corpus, targets, jobs, progress)
 
     def mixed_distributions(self, targets: Sequence[Target],
