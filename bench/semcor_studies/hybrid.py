@@ -323,16 +323,10 @@ def pulled(t: Table, distributions: np.ndarray, weight: float) -> np.ndarray:
     return np.where(sizes > 1, (1 - weight) * distributions + weight * others, distributions)
 
 
-def tune_hybrid(args) -> dict:
-    """Every candidate of docs/choices.md's "The hybrid" scored on the three tables, and the
-    rule's choice."""
-    started = time.perf_counter()
-    svm_paths, ppr_paths = collect_svm(args), collect_ppr(args)
-    loaded = {name: load_rows(path) for name, path in svm_paths.items()}
-    removed = set(loaded["removed"]["removed_senses"])
-    tables = {name: table(content["rows"], load_rows(ppr_paths[name])["distributions"],
-                          removed if name == "removed" else None)
-              for name, content in loaded.items()}
+def scored_forms(tables: dict[str, Table]) -> tuple[dict, dict, dict]:
+    """The svm, ppr and forms 1 to 5 of docs/choices.md's "The hybrid" on ``tables``: the
+    figures of every setting, the settings that are candidates (the log-linear ones are for
+    comparison only) and the per-part-of-speech weights chosen."""
     settings = {"svm": Mixture.uniform(0.0), "ppr": Mixture.uniform(1.0),
                 **linear_settings(), **gated_settings()}
     by_pos, pos_choices = per_pos_settings(tables)
@@ -343,6 +337,20 @@ def tune_hybrid(args) -> dict:
         for weight in WEIGHTS[1:-1]:
             results[f"log-linear w={weight:g} a={power:g}"] = figures(
                 tables, log_linear(tables, weight, power))
+    return results, settings, pos_choices
+
+
+def tune_hybrid(args) -> dict:
+    """Every candidate of docs/choices.md's "The hybrid" scored on the three tables, and the
+    rule's choice."""
+    started = time.perf_counter()
+    svm_paths, ppr_paths = collect_svm(args), collect_ppr(args)
+    loaded = {name: load_rows(path) for name, path in svm_paths.items()}
+    removed = set(loaded["removed"]["removed_senses"])
+    tables = {name: table(content["rows"], load_rows(ppr_paths[name])["distributions"],
+                          removed if name == "removed" else None)
+              for name, content in loaded.items()}
+    results, settings, pos_choices = scored_forms(tables)
     choice = chosen(results, candidates=settings)
     registered = settings[choice]
     discourse = {}

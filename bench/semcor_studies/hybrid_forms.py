@@ -22,8 +22,8 @@ from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank
 
 from .held_out import TASK
 from .hybrid import (POWERS, TABLES, WEIGHTS, Table, chosen, collect_ppr, collect_svm,
-                     figures, gated_settings, linear, linear_settings, load_rows, log_linear,
-                     per_pos_settings, pulled, table, table_corpora, tables_dir)
+                     figures, linear, load_rows, pulled, scored_forms, table, table_corpora,
+                     tables_dir)
 from .hybrid_stacking import document_folds, stacked_scores
 
 UKB_WALK = {"damping": 0.85, "iterations": 30, "sense_counts": True, "syntagnet": True,
@@ -63,21 +63,6 @@ def collect_supervised(args, loaded: dict[str, dict], params: dict) -> tuple[dic
     return content["distributions"], content["cost"]
 
 
-def earlier_forms(tables: dict[str, Table]) -> tuple[dict, dict, dict]:
-    """Forms 1 to 5 of "The hybrid" on ``tables``: the results of every setting, the settings
-    that are candidates (the log-linear ones are for comparison) and the per-POS weights."""
-    settings = {"ppr": Mixture.uniform(1.0), **linear_settings(), **gated_settings()}
-    by_pos, pos_choices = per_pos_settings(tables)
-    settings.update(by_pos)
-    results = {label: figures(tables, linear(tables, mixture))
-               for label, mixture in settings.items()}
-    for power in POWERS:
-        for weight in WEIGHTS[1:-1]:
-            results[f"log-linear w={weight:g} a={power:g}"] = figures(
-                tables, log_linear(tables, weight, power))
-    return results, settings, pos_choices
-
-
 def unseen_settings() -> dict[str, Mixture]:
     return {f"unseen w={weight:g} a={power:g}": Mixture.uniform(weight, power=power,
                                                                  unseen_only=True)
@@ -99,7 +84,7 @@ def tune_hybrid_forms(args) -> dict:
               for name, content in loaded.items()}
     folds = {name: document_folds(loaded[name]["rows"]) for name in ("held_out", "removed")}
     results = {}
-    candidates = {"svm": {"walk": "ukb", "mixture": Mixture.uniform(0.0)}}
+    candidates = {}
     per_pos = {}
     by_walk = {}
     for walk, distributions in ppr.items():
@@ -107,9 +92,11 @@ def tune_hybrid_forms(args) -> dict:
                               removed if name == "removed" else None)
                   for name, content in loaded.items()}
         by_walk[walk] = tables
-        own, settings, per_pos[walk] = earlier_forms(tables)
-        if walk == "ukb":
-            results["svm"] = figures(tables, linear(tables, Mixture.uniform(0.0)))
+        own, settings, per_pos[walk] = scored_forms(tables)
+        if not results:  # the svm's figures, whatever the walk
+            results["svm"] = own["svm"]
+            candidates["svm"] = {"walk": walk, "mixture": settings["svm"]}
+        del own["svm"], settings["svm"]
         results.update({f"{walk}: {label}": figures_ for label, figures_ in own.items()})
         candidates.update({f"{walk}: {label}": {"walk": walk, "mixture": mixture}
                            for label, mixture in settings.items()})
