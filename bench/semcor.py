@@ -66,6 +66,9 @@ candidate mixture is scored from them, and docs/choices.md's rule chooses
 (bench/results/semcor_hybrid.json). ``--score-hybrid --models-dir DIR`` then scores the svm and
 the registered hybrid of DIR (``bin/train --task semcor --systems svm,hybrid``) once on ALL,
 ALL without semeval2007 and each set (bench/results/semcor_hybrid_evaluate.json).
+``--tune-hybrid-forms`` scores the hybrid's further forms on the same svm tables (other walks,
+the svm's beliefs as the walk's restart, the unseen-sense mixture, a stacked model;
+``semcor_studies/hybrid_forms.py``, bench/results/semcor_hybrid_forms.json).
 """
 from __future__ import annotations
 
@@ -83,6 +86,7 @@ from bench.semcor_studies.embeddings import tune_embeddings
 from bench.semcor_studies.examples import tune_example_lexelts, tune_examples
 from bench.semcor_studies.held_out import HELD_OUT_EVERY, RESULTS, TASK
 from bench.semcor_studies.hybrid import score_hybrid, tune_hybrid
+from bench.semcor_studies.hybrid_forms import tune_hybrid_forms
 from bench.semcor_studies.mfs import mfs_back_offs
 from bench.semcor_studies.prior import tune_prior
 from bench.semcor_studies.scale import tune_scale
@@ -97,7 +101,9 @@ REGISTERED = {
         name: result["parameters"][name]
         for name in ("pool", "default_params", "shrinkage", "top_sense_map")}),
     unseen_senses: ("rank", lambda result: result["registered"]),
-    tune_hybrid: ("hybrid", lambda result: result["registered"])}
+    tune_hybrid: ("hybrid", lambda result: result["registered"]),
+    tune_hybrid_forms: ("hybrid", lambda result: result["registered"] or sys.exit(
+        f"the chosen form, {result['chosen']}, is not one the hybrid runs: not registered"))}
 
 
 def main() -> int:
@@ -181,14 +187,18 @@ def main() -> int:
                         help="instead: the svm and ppr mixed, each candidate form and value "
                              "on held-out SemCor files, the unseen-senses removal and "
                              "semeval2007; the rule of docs/choices.md chooses")
+    parser.add_argument("--tune-hybrid-forms", action="store_true",
+                        help="instead: the hybrid's further forms on --tune-hybrid's tables "
+                             "(docs/choices.md, 'The hybrid, further forms')")
     parser.add_argument("--score-hybrid", action="store_true",
                         help="instead: the svm and the hybrid of --models-dir scored once on "
                              "ALL and its sets")
     parser.add_argument("--hybrid-tables", type=Path,
-                        help="with --tune-hybrid: where the svm's and ppr's distributions are "
-                             "kept (default: the cache's bench/hybrid)")
+                        help="with --tune-hybrid(-forms): where the svm's and ppr's "
+                             "distributions are kept (default: the cache's bench/hybrid)")
     parser.add_argument("--register", action="store_true",
-                        help="with --tune-combo-mixture, --unseen-senses or --tune-hybrid: store "
+                        help="with --tune-combo-mixture, --unseen-senses or --tune-hybrid(-forms): "
+                             "store "
                              "the values the study chose in wsd_classic/tuned/semcor.json")
     args = parser.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
@@ -215,6 +225,7 @@ def main() -> int:
                     UNSEEN_SHARE, UNSEEN_SEED)
                 else f"semcor_unseen_senses_{args.unseen_share:g}_{args.unseen_seed}.json"),
                (args.tune_hybrid, tune_hybrid, "semcor_hybrid.json"),
+               (args.tune_hybrid_forms, tune_hybrid_forms, "semcor_hybrid_forms.json"),
                (args.score_hybrid, score_hybrid, "semcor_hybrid_evaluate.json"),
                (args.tune_emb, tune_embeddings, "semcor_emb.json")]
     chosen = next(((study, name) for wanted, study, name in studies if wanted), None)

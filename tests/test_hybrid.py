@@ -15,6 +15,7 @@ import pytest
 from wsd_classic import modelstore
 from wsd_classic.cli import tag as tag_cli
 from wsd_classic.corpora.allwords import Target, read_raganato_corpus, read_semcor_corpus
+from wsd_classic.knowledge.supervised_restart import SupervisedRestartWalk
 from wsd_classic.systems.hybrid import HybridSVM, Mixture, mixed, sharpened
 from wsd_classic.systems.svm import LinearSVM
 from wsd_classic.tasks import allwords, catalogue
@@ -55,6 +56,19 @@ def test_ppr_weight_by_part_of_speech_support_and_svm_confidence():
                                   np.array([10.0, 10.0, 10.0, 2.0, 10.0]),
                                   np.array([0.5, 0.5, 0.5, 0.5, 0.95]))
     assert weights.tolist() == [0.6, 0.4, 0.2, 1.0, 0.0]
+
+
+def test_unseen_only_mixture_gives_ppr_mass_to_the_svms_unseen_senses_alone():
+    svm = np.array([[0.8, 0.2, 0.0], [0.5, 0.5, 0.0]])
+    ppr = np.array([[0.2, 0.3, 0.5], [0.6, 0.4, 0.0]])
+    mixture = Mixture.uniform(0.5, unseen_only=True)
+    rows = mixture.mix(svm, ppr, np.array(["n", "n"]), np.array([10.0, 10.0]))
+    # ppr's mass on the third candidate (0.5), half of it, moves there
+    assert rows[0] == pytest.approx([0.8 * 0.75, 0.2 * 0.75, 0.25])
+    assert rows[1] == pytest.approx(svm[1])  # every candidate seen: the svm's
+    assert mixture.mix(svm, ppr, np.array(["n", "n"]), np.array([10.0, 10.0]))[0] != (
+        pytest.approx(Mixture.uniform(0.5).mix(svm, ppr, np.array(["n", "n"]),
+                                               np.array([10.0, 10.0]))[0]))
 
 
 # --- the estimator -----------------------------------------------------------------------------
@@ -150,3 +164,22 @@ def test_a_lemma_the_svm_never_saw_mixes_wordnets_first_sense_with_ppr(models_ro
     # no model: support 0, and the svm's distribution all on WordNet's first sense
     [weight] = tagger.scorer.mixture.ppr_weights(np.array(["n"]), np.zeros(1), np.ones(1))
     assert found[candidates[0]] == pytest.approx(1 - weight + weight / len(candidates))
+
+
+def test_supervised_restart_walks_from_the_svms_beliefs_about_the_context(models_root):
+    corpus = read_raganato_corpus(DATASET)
+    tagger = Tagger(Tagger.load("hybrid", models_root).trained, discourse_weight=0.0)
+    svm = Tagger(modelstore.load(models_root, TASK.name, "svm"), discourse_weight=0.0)
+    own = svm.distributions(corpus)
+    plain = tagger.scorer.distributions(corpus)
+    tagger.scorer.supervised_restart = True
+    walked = SupervisedRestartWalk(tagger.scorer.graph, tagger.scorer.ppr.walker.settings,
+                                   [own]).distribution_sets(corpus)[0]
+    assert tagger.scorer.distributions(corpus) == plain  # no beliefs given: ppr's walk
+    assert any(walked[target] != plain[target] for target in plain)
+    support = {lexelt: model.support_ for lexelt, model in tagger.trained.models.items()}
+    found = tagger.distributions(corpus)
+    expected = tagger.scorer.mixed_distributions(corpus.targets, own, walked, support)
+    assert found.keys() == expected.keys()
+    for target, weights in expected.items():
+        assert found[target] == pytest.approx(weights)

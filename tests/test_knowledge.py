@@ -16,6 +16,7 @@ from wsd_classic.corpora.allwords import AllWordsCorpus, Sentence, Target
 from wsd_classic.errors import WsdError
 from wsd_classic.knowledge import graph as knowledge_graph, pagerank
 from wsd_classic.knowledge.graph import RELATION_BIT, RELATIONS, KnowledgeGraph
+from wsd_classic.knowledge.supervised_restart import SupervisedRestartWalk
 from wsd_classic.knowledge.word_to_word import WalkSettings, WordToWord, contexts
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank, sentence_lexelts
@@ -189,6 +190,32 @@ def test_walks_from_the_candidates_give_the_context_walks_scores(wordnet_graph):
     many = [Counter({f"{lemma}.n": 1 for lemma in ("river", "water", "money", "loan")})]
     np.testing.assert_array_equal(walker.context_scores(many, [nodes[0][:2]])[0],
                                   walker.reciprocal_scores(many, [nodes[0][:2]])[0])
+
+
+def test_supervised_restart_walks_each_context_token_from_its_beliefs(wordnet_graph):
+    corpus = corpus_of(("bank.n", "interest.n", "water.n", "interest.n"))
+    # the two interests believe differently (the second in none of its senses: tag counts
+    # + 1, as water, which has no belief); a second set believes nothing
+    beliefs = {"s0.t1": {"interest%1:21:00::": 1.0}, "s0.t3": {"interest%1:21:00::": 0.0},
+               "s0.t2": None}
+    settings = WalkSettings(iterations=10)
+    walker = SupervisedRestartWalk(wordnet_graph, settings, [beliefs, {}])
+    believing, plain_set = walker.distribution_sets(corpus)
+    plain = WordToWord(wordnet_graph, settings)
+    assert len(plain.restart("interest.n")[0]) > 1
+    restarts = [(wordnet_graph.nodes(("interest%1:21:00::",)), np.array([1.0])),
+                plain.restart("interest.n"), plain.restart("water.n")]
+    expected = walker.ranks(restarts).sum(axis=1)[
+        wordnet_graph.nodes(wordnet.wordnet_senses("bank", "n"))]
+    np.testing.assert_allclose(list(believing["s0.t0"].values()), expected / expected.sum(),
+                               rtol=1e-4)
+    # without beliefs, the walk of WordNet's tag counts
+    for target, weights in plain.distributions(corpus).items():
+        np.testing.assert_allclose(list(plain_set[target].values()), list(weights.values()),
+                                   rtol=1e-4)
+    # the belief moves the target's scores away from the tag counts' walk
+    assert not np.allclose(list(believing["s0.t0"].values()),
+                           list(plain_set["s0.t0"].values()), rtol=1e-3)
 
 
 def test_a_target_without_context_gets_an_even_distribution(wordnet_graph):

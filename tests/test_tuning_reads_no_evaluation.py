@@ -27,7 +27,8 @@ SEMCOR_STUDIES = {  # semcor.py's tuning options, each with the least arguments 
     "--tune-example-lexelts": [], "--tune-emb": ["exponential:10:1:0"],
     "--tune-scale": ["gloss=1"], "--tune-combo": [], "--tune-combo-unseen": [],
     "--tune-prior": [], "--tune-discourse": ["0,0.5"], "--tune-combo-mixture": ["1"],
-    "--unseen-senses": ["--unseen-share", "0.5"], "--tune-hybrid": []}
+    "--unseen-senses": ["--unseen-share", "0.5"], "--tune-hybrid": [],
+    "--tune-hybrid-forms": []}
 
 
 def dataset_file(name: str, filename: str) -> str:

@@ -35,7 +35,7 @@ from wsd_classic.corpora.raganato import read_raganato_key
 from wsd_classic.scoring.statistics import mcnemar
 from wsd_classic.tasks import allwords
 from wsd_classic.tasks.allwords_evaluation import resolve_datasets
-from wsd_classic.systems.hybrid import POS_LETTERS, Mixture, mixed, sharpened
+from wsd_classic.systems.hybrid import POS_LETTERS, Mixture, sharpened
 from wsd_classic.systems.personalised_pagerank import ppr_distributions
 from wsd_classic.tasks.tagger import Tagger
 from wsd_classic.wordnet import wordnet_senses
@@ -133,22 +133,30 @@ def ppr_params() -> dict:
     return TASK.system_params("hybrid")["walk"]
 
 
-def collect_ppr(args) -> dict[str, Path]:
+def table_corpora(args, names: Collection[str]) -> dict[str, AllWordsCorpus]:
+    """The corpus of each table of ``names`` (``held_out`` and ``removed`` share theirs)."""
+    corpora = {}
+    if {"held_out", "removed"} & set(names):
+        corpus = held_out_corpus_of(read_semcor_corpus(
+            registry.locate(TASK.dataset, args.data_dir), PARTS))
+        corpora.update({name: corpus for name in ("held_out", "removed") if name in names})
+    if "development" in names:
+        [dataset] = development_set(args.data_dir)
+        corpora["development"] = read_raganato_corpus(dataset.data)
+    return corpora
+
+
+def collect_ppr(args, params: dict | None = None) -> dict[str, Path]:
     """ppr's distributions over the targets of each of ``TABLES`` (held_out and removed share
-    theirs), computed and saved once per walk."""
-    params = ppr_params()
+    theirs), computed and saved once per walk (``params``: the hybrid's when None)."""
+    params = ppr_params() if params is None else params
     key = hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()[:12]
     directory = tables_dir(args)
     paths = {"held_out": directory / f"held_out.ppr-{key}.json",
              "development": directory / f"development.ppr-{key}.json"}
     paths["removed"] = paths["held_out"]
-    corpora = {}
-    if not paths["held_out"].is_file():
-        corpus = read_semcor_corpus(registry.locate(TASK.dataset, args.data_dir), PARTS)
-        corpora["held_out"] = held_out_corpus_of(corpus)
-    if not paths["development"].is_file():
-        [dataset] = development_set(args.data_dir)
-        corpora["development"] = read_raganato_corpus(dataset.data)
+    corpora = table_corpora(args, [name for name in ("held_out", "development")
+                                   if not paths[name].is_file()])
     for name, corpus in corpora.items():
         started = time.perf_counter()
         found = ppr_distributions(corpus, params=params, data_dir=args.data_dir, jobs=args.jobs)
@@ -230,8 +238,7 @@ def table(rows: list[dict], ppr: dict[str, dict[str, float]],
 
 
 def linear(tables: dict[str, Table], mixture: Mixture) -> dict[str, np.ndarray]:
-    return {name: mixed(t.svm, t.ppr, mixture.ppr_weights(t.pos, t.support, t.svm_best),
-                        mixture.power) for name, t in tables.items()}
+    return {name: mixture.mix(t.svm, t.ppr, t.pos, t.support) for name, t in tables.items()}
 
 
 def log_linear(tables: dict[str, Table], weight: float, power: float) -> dict[str, np.ndarray]:
@@ -316,16 +323,10 @@ def pulled(t: Table, distributions: np.ndarray, weight: float) -> np.ndarray:
     return np.where(sizes > 1, (1 - weight) * distributions + weight * others, distributions)
 
 
-def tune_hybrid(args) -> dict:
-    """Every candidate of docs/choices.md's "The hybrid" scored on the three tables, and the
-    rule's choice."""
-    started = time.perf_counter()
-    svm_paths, ppr_paths = collect_svm(args), collect_ppr(args)
-    loaded = {name: load_rows(path) for name, path in svm_paths.items()}
-    removed = set(loaded["removed"]["removed_senses"])
-    tables = {name: table(content["rows"], load_rows(ppr_paths[name])["distributions"],
-                          removed if name == "removed" else None)
-              for name, content in loaded.items()}
+def scored_forms(tables: dict[str, Table]) -> tuple[dict, dict, dict]:
+    """The svm, ppr and forms 1 to 5 of docs/choices.md's "The hybrid" on ``tables``: the
+    figures of every setting, the settings that are candidates (the log-linear ones are for
+    comparison only) and the per-part-of-speech weights chosen."""
     settings = {"svm": Mixture.uniform(0.0), "ppr": Mixture.uniform(1.0),
                 **linear_settings(), **gated_settings()}
     by_pos, pos_choices = per_pos_settings(tables)
@@ -336,6 +337,20 @@ def tune_hybrid(args) -> dict:
         for weight in WEIGHTS[1:-1]:
             results[f"log-linear w={weight:g} a={power:g}"] = figures(
                 tables, log_linear(tables, weight, power))
+    return results, settings, pos_choices
+
+
+def tune_hybrid(args) -> dict:
+    """Every candidate of docs/choices.md's "The hybrid" scored on the three tables, and the
+    rule's choice."""
+    started = time.perf_counter()
+    svm_paths, ppr_paths = collect_svm(args), collect_ppr(args)
+    loaded = {name: load_rows(path) for name, path in svm_paths.items()}
+    removed = set(loaded["removed"]["removed_senses"])
+    tables = {name: table(content["rows"], load_rows(ppr_paths[name])["distributions"],
+                          removed if name == "removed" else None)
+              for name, content in loaded.items()}
+    results, settings, pos_choices = scored_forms(tables)
     choice = chosen(results, candidates=settings)
     registered = settings[choice]
     discourse = {}

@@ -53,25 +53,28 @@ def candidates(target: Target) -> tuple[str, ...]:
     return wordnet.wordnet_senses(target.lemma, target.pos)
 
 
+def context_words(corpus: AllWordsCorpus, targets: Sequence[Target],
+                  window: int) -> list[list[Target]]:
+    """For each of ``targets``, the corpus's targets in its window of sentences within its
+    document whose lexelt is not its own."""
+    by_sentence: dict[int, list[Target]] = defaultdict(list)
+    for target in corpus.targets:
+        by_sentence[target.sentence].append(target)
+    documents = [sentence.document for sentence in corpus.sentences]
+    return [[word
+             for sentence in range(max(0, target.sentence - window),
+                                   min(len(documents), target.sentence + window + 1))
+             if documents[sentence] == documents[target.sentence]
+             for word in by_sentence[sentence] if word.lexelt != target.lexelt]
+            for target in targets]
+
+
 def contexts(corpus: AllWordsCorpus, targets: Sequence[Target],
              window: int) -> list[Counter]:
     """For each of ``targets``, the lexelts of the corpus's targets in its window of sentences
     (how often each occurs), its own lexelt left out."""
-    by_sentence: dict[int, list[str]] = defaultdict(list)
-    for target in corpus.targets:
-        by_sentence[target.sentence].append(target.lexelt)
-    documents = [sentence.document for sentence in corpus.sentences]
-    found = []
-    for target in targets:
-        document = documents[target.sentence]
-        window_lexelts = Counter(
-            lexelt
-            for sentence in range(max(0, target.sentence - window),
-                                  min(len(documents), target.sentence + window + 1))
-            if documents[sentence] == document for lexelt in by_sentence[sentence])
-        del window_lexelts[target.lexelt]
-        found.append(window_lexelts)
-    return found
+    return [Counter(word.lexelt for word in words)
+            for words in context_words(corpus, targets, window)]
 
 
 class WordToWord:
@@ -111,7 +114,13 @@ class WordToWord:
         content word the corpus has."""
         targets = corpus.targets if targets is None else targets
         ambiguous = [target for target in targets if len(candidates(target)) > 1]
-        scores = self.scores(corpus, ambiguous, jobs, progress)
+        return self.normalised(targets, self.scores(corpus, ambiguous, jobs, progress))
+
+    @staticmethod
+    def normalised(targets: Sequence[Target], scores: dict[str, np.ndarray]
+                   ) -> dict[str, dict[str, float]]:
+        """Each target's ``scores`` as a distribution over its candidates, even where it has
+        none or they sum to 0."""
         found = {}
         for target in targets:
             keys = candidates(target)
@@ -124,10 +133,22 @@ class WordToWord:
     def scores(self, corpus: AllWordsCorpus, targets: Sequence[Target], jobs: int = 1,
                progress: bool | None = None) -> dict[str, np.ndarray]:
         """The summed ranks of each target's candidates over its context's walks, by id."""
-        totals = self.context_scores(contexts(corpus, targets, self.settings.window),
-                                     [self.graph.nodes(candidates(target)) for target in targets],
-                                     jobs, progress)
+        totals = self.summed_ranks(corpus, targets, jobs, progress)
         return {target.id: total for target, total in zip(targets, totals)}
+
+    def summed_ranks(self, corpus: AllWordsCorpus, targets: Sequence[Target], jobs: int = 1,
+                     progress: bool | None = None) -> list[np.ndarray]:
+        """The summed ranks of each target's candidates over its context's walks (the walks of
+        ``target_contexts``' keys), in the order of ``targets``."""
+        return self.context_scores(self.target_contexts(corpus, targets),
+                                   [self.graph.nodes(candidates(target)) for target in targets],
+                                   jobs, progress)
+
+    def target_contexts(self, corpus: AllWordsCorpus, targets: Sequence[Target]
+                        ) -> list[Counter]:
+        """Each target's walks, by their key (``restart``'s argument: here a context lexelt),
+        with the restart mass each carries (how often the lexelt is in the target's window)."""
+        return contexts(corpus, targets, self.settings.window)
 
     def context_scores(self, found: Sequence[Counter], nodes: Sequence[np.ndarray],
                        jobs: int = 1, progress: bool | None = None) -> list[np.ndarray]:

@@ -10,7 +10,8 @@ lemma) and ppr's p_ppr:
 ``a`` sharpens ppr's distributions, which are flatter than the svm's; ppr's weight ``w``
 depends on the target's part of speech, on how often SemCor tagged its lemma (below
 ``scarce_below`` instances, ``scarce_weight``) and on the svm's confidence (the svm alone
-where its best sense has probability ``gate`` or more). The mixture's form and values are
+where its best sense has probability ``gate`` or more). With ``unseen_only``, ppr moves mass
+only to the candidates the svm gives none (``unseen_mixed``). The mixture's form and values are
 chosen on held-out SemCor files and the unseen-senses simulation (``python -m bench semcor
 --tune-hybrid``; docs/choices.md, "The hybrid").
 """
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wsd_classic.corpora.allwords import AllWordsCorpus, Target
+from wsd_classic.knowledge.supervised_restart import SupervisedRestartWalk
 from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank
 from wsd_classic.systems.svm import CALIBRATION_FOLDS, LinearSVM
 from wsd_classic.wordnet import wordnet_senses
@@ -35,13 +37,15 @@ class Mixture:
     """ppr's weight by part of speech (``weights``, WordNet's letters), the power ``power`` its
     distribution is raised to, the weight ``scarce_weight`` for lemmas SemCor tagged fewer than
     ``scarce_below`` times (0: no such rule), and the svm's confidence ``gate`` at and above
-    which ppr has no weight (None: no gate)."""
+    which ppr has no weight (None: no gate); ``unseen_only``: ppr's mass goes only to the
+    candidates the svm gives none (``unseen_mixed``), else to all (``mixed``)."""
 
     weights: Mapping[str, float] = field(default_factory=lambda: dict.fromkeys(POS_LETTERS, 0.0))
     power: float = 1.0
     scarce_below: int = 0
     scarce_weight: float = 1.0
     gate: float | None = None
+    unseen_only: bool = False
 
     @classmethod
     def uniform(cls, weight: float, **rest) -> "Mixture":
@@ -58,6 +62,15 @@ class Mixture:
         if self.gate is not None:
             weights = np.where(svm_best >= self.gate, 0.0, weights)
         return weights
+
+    def mix(self, svm: np.ndarray, ppr: np.ndarray, pos: np.ndarray,
+            support: np.ndarray) -> np.ndarray:
+        """Rows of the svm's and ppr's distributions (one per target, zero-padded alike) mixed
+        with each target's ppr weight (``ppr_weights``: its part of speech ``pos`` and lemma
+        ``support``)."""
+        weights = self.ppr_weights(pos, support, svm.max(axis=1))
+        combine = unseen_mixed if self.unseen_only else mixed
+        return combine(svm, ppr, weights, self.power)
 
 
 def sharpened(distributions: np.ndarray, power: float) -> np.ndarray:
@@ -78,6 +91,19 @@ def mixed(svm: np.ndarray, ppr: np.ndarray, ppr_weights: np.ndarray,
     return (1.0 - weight) * svm + weight * sharpened(ppr, power)
 
 
+def unseen_mixed(svm: np.ndarray, ppr: np.ndarray, ppr_weights: np.ndarray,
+                 power: float) -> np.ndarray:
+    """The svm's distributions with ppr's sharpened mass on the candidates the svm gives none
+    (the senses its training never showed) moved to them at each row's weight w: with
+    q = p_ppr^a renormalised and m its mass there, (1 - w m) p_svm + w q on those candidates.
+    A row whose candidates the svm all weighs stays the svm's."""
+    weight = ppr_weights[:, None]
+    sharp = sharpened(ppr, power)
+    unseen = np.where(svm > 0, 0.0, sharp)
+    mass = unseen.sum(axis=1, keepdims=True)
+    return (1.0 - weight * mass) * svm + weight * unseen
+
+
 class HybridSVM(LinearSVM):
     """The hybrid's per-lexelt estimator: the svm itself (its parameters and its fit, or the
     svm fitted on the same rows earlier in the run: ``member_systems``), carrying the
@@ -93,7 +119,8 @@ class HybridSVM(LinearSVM):
                  calibration_folds: int = CALIBRATION_FOLDS,
                  ppr_weights: tuple[float, ...] = (0.0,) * len(POS_LETTERS), power: float = 1.0,
                  scarce_below: int = 0, scarce_weight: float = 1.0, gate: float | None = None,
-                 walk: dict | None = None):
+                 walk: dict | None = None, unseen_only: bool = False,
+                 supervised_restart: bool = False):
         super().__init__(C, calibrate, random_state, min_instances, tol, calibration_folds)
         self.ppr_weights = ppr_weights
         self.power = power
@@ -101,6 +128,8 @@ class HybridSVM(LinearSVM):
         self.scarce_weight = scarce_weight
         self.gate = gate
         self.walk = walk
+        self.unseen_only = unseen_only
+        self.supervised_restart = supervised_restart
 
     def svm_params(self) -> dict:
         return {name: value for name, value in self.get_params().items()
@@ -128,16 +157,21 @@ def mixture_of(params: Mapping) -> Mixture:
     """The ``Mixture`` a hybrid's parameters hold."""
     return Mixture(dict(zip(POS_LETTERS, params.get("ppr_weights") or (0.0,) * 4)),
                    params.get("power", 1.0), params.get("scarce_below", 0),
-                   params.get("scarce_weight", 1.0), params.get("gate"))
+                   params.get("scarce_weight", 1.0), params.get("gate"),
+                   params.get("unseen_only", False))
 
 
 class HybridScorer:
     """The hybrid's context scorer: ppr's walk over its knowledge graph, and the mixture of its
-    distributions with the svm's (``mixed_distributions``)."""
+    distributions with the svm's (``mixed_distributions``). With ``supervised_restart`` the
+    walk restarts at each context word's senses by the svm's beliefs about that word
+    (``knowledge.supervised_restart``) rather than by WordNet's tag counts."""
 
-    def __init__(self, ppr: PersonalisedPageRank, mixture: Mixture):
+    def __init__(self, ppr: PersonalisedPageRank, mixture: Mixture,
+                 supervised_restart: bool = False):
         self.ppr = ppr
         self.mixture = mixture
+        self.supervised_restart = supervised_restart
 
     @property
     def graph(self):
@@ -147,21 +181,27 @@ class HybridScorer:
     def built(cls, params: Mapping, data_dir: str | os.PathLike | None = None
               ) -> "HybridScorer":
         return cls(PersonalisedPageRank.built(params.get("walk") or {}, data_dir),
-                   mixture_of(params))
+                   mixture_of(params), params.get("supervised_restart", False))
 
     @classmethod
     def from_resources(cls, params: Mapping, arrays: Mapping[str, np.ndarray]
                        ) -> "HybridScorer":
         return cls(PersonalisedPageRank.from_resources(params.get("walk") or {}, arrays),
-                   mixture_of(params))
+                   mixture_of(params), params.get("supervised_restart", False))
 
     def resources(self) -> dict[str, np.ndarray]:
         return self.ppr.resources()
 
     def distributions(self, corpus: AllWordsCorpus, targets: Sequence[Target] | None = None,
-                      jobs: int = 1, progress: bool | None = None
+                      jobs: int = 1, progress: bool | None = None,
+                      beliefs: Mapping[str, Mapping[str, float] | None] | None = None
                       ) -> dict[str, dict[str, float]]:
-        """ppr's distributions (``PersonalisedPageRank.distributions``)."""
+        """ppr's distributions (``PersonalisedPageRank.distributions``); with
+        ``supervised_restart`` and the svm's ``beliefs`` (by target id), every target's from
+        the walk restarting by them."""
+        if self.supervised_restart and beliefs is not None:
+            walker = SupervisedRestartWalk(self.graph, self.ppr.walker.settings, [beliefs])
+            return walker.distribution_sets(corpus, jobs, progress)[0]
         return self.ppr.distributions(corpus, targets, jobs, progress)
 
     def mixed_distributions(self, targets: Sequence[Target],
@@ -183,10 +223,7 @@ class HybridScorer:
             else:
                 svm_rows[number, 0] = 1.0
             ppr_rows[number, :len(candidates)] = [ppr[target.id][key] for key in candidates]
-        ppr_weights = self.mixture.ppr_weights(
-            np.array([target.pos for target in targets]),
-            np.array([support.get(target.lexelt, 0.0) for target in targets]),
-            svm_rows.max(axis=1))
-        rows = mixed(svm_rows, ppr_rows, ppr_weights, self.mixture.power)
+        rows = self.mixture.mix(svm_rows, ppr_rows, np.array([target.pos for target in targets]),
+                                np.array([support.get(target.lexelt, 0.0) for target in targets]))
         return {target.id: dict(zip(candidates, row[:len(candidates)].tolist()))
                 for target, candidates, row in zip(targets, keys, rows)}

@@ -175,7 +175,8 @@ class Tagger:
         """A system with both lexelt models and a context scorer (``hybrid``): its models'
         distributions ``own`` (by target id) mixed with its scorer's over the corpus."""
         return self.scorer.mixed_distributions(
-            corpus.targets, own, self.scorer.distributions(corpus, jobs=jobs, progress=progress),
+            corpus.targets, own,
+            self.scorer.distributions(corpus, jobs=jobs, progress=progress, beliefs=own),
             # the corpus's lexelts only: each estimator asked for is built, and a loaded model
             # keeps a budget's worth (``modelstore.LazyModels``)
             {lexelt: self.trained.models[lexelt].support_
