@@ -14,7 +14,7 @@ from scipy.sparse import coo_matrix
 from sklearn.decomposition import TruncatedSVD
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from wsd_classic import wordnet
+from wsd_classic import tuned, wordnet
 from wsd_classic.benchmarks.ambistory import text
 from wsd_classic.benchmarks.ambistory.text import stems
 from wsd_classic.corpora import registry
@@ -24,7 +24,6 @@ from wsd_classic.corpora.semcor import read_semcor
 from wsd_classic.features.text import stem
 from wsd_classic.errors import WsdError
 from wsd_classic.features import pretrained_vectors, word_vectors
-from wsd_classic.features.pretrained_vectors import SPACY_MD
 from wsd_classic.tasks import catalogue
 
 # The word spaces: dimensions, and for the distributional one the window (content words on each
@@ -35,8 +34,8 @@ SPACE_MIN_COUNT = 5
 SPACES = ("lsa", "ppmi", "vectors")
 SEMCOR_DATASET = catalogue.SEMCOR.dataset
 # The installed word vectors the ``vectors`` space reads, chosen by homonym-fold CV on train
-# (``python -m bench ambistory --vectors``, bench/results/ambistory_vectors.json).
-VECTOR_SOURCES = (SPACY_MD.name,)
+# (``python -m bench ambistory --vectors``; tuned/ambistory.json names its evidence).
+VECTOR_SOURCES = tuned.value("ambistory", "vector_sources")
 
 
 @dataclass
