@@ -35,7 +35,7 @@ SPACES = ("lsa", "ppmi", "vectors")
 SEMCOR_DATASET = catalogue.SEMCOR.dataset
 # The installed word vectors the ``vectors`` space reads, chosen by homonym-fold CV on train
 # (``python -m bench ambistory --vectors``; tuned/ambistory.json names its evidence).
-VECTOR_SOURCES = tuned.value("ambistory", "vector_sources")
+VECTOR_SOURCES = tuned.value(catalogue.AMBISTORY.name, "vector_sources")
 
 
 @dataclass
