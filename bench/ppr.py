@@ -48,6 +48,7 @@ from wsd_classic.systems.personalised_pagerank import ppr_distributions
 from wsd_classic.tasks import catalogue
 from wsd_classic.tasks.allwords import as_lexical_sample, scorer_model
 from wsd_classic.tasks.tagger import Tagger
+from wsd_classic.wordnet import wordnet_senses
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TASK = catalogue.SEMCOR
@@ -120,7 +121,13 @@ def evaluate(settings: WalkSettings, semcor: AllWordsCorpus, development: AllWor
         result["removed_senses_accuracy"] = 100 * sum(
             held_out[target.id] in target.keys for target in semcor.targets
             if target.id in removed) / len(removed)
-        print(f"  removed senses {result['removed_senses_accuracy']:.2f} "
+        other = [target for target in semcor.targets
+                 if not set(wordnet_senses(target.lemma, target.pos)[:1]) & set(target.keys)]
+        result["other_senses_targets"] = len(other)
+        result["other_senses_accuracy"] = 100 * sum(
+            held_out[target.id] in target.keys for target in other) / len(other)
+        print(f"  removed senses {result['removed_senses_accuracy']:.2f}, senses other than "
+              f"WordNet's first {result['other_senses_accuracy']:.2f} "
               f"({result['gloss_edges']:,} gloss edges, graph in {obtained['graph_seconds']:.0f} s)",
               file=sys.stderr, flush=True)
     print(f"{settings}: held out {result['held_out_semcor_accuracy']:.2f}, "
@@ -209,8 +216,11 @@ def tune_gloss(args) -> dict:
     results = {}
     for disambiguation in disambiguations:
         for value in weights:
+            name = f"{disambiguation} at {value}"
+            if args.variants and name not in args.variants:
+                continue
             candidate = replace(registered, **{gloss: disambiguation, weight: value})
-            results[f"{disambiguation} at {value}"] = evaluate(
+            results[name] = evaluate(
                 candidate, semcor, development, gold, args.data_dir, args.jobs, removed)
     name = choose_gloss(baseline, results)
     chosen = registered if name is None else WalkSettings(**results[name]["settings"])
@@ -277,6 +287,9 @@ def main() -> int:
     parser.add_argument("--register", action="store_true",
                         help="with --tune or --tune-gloss: register the chosen settings as "
                              "semcor's ppr")
+    parser.add_argument("--variants", type=lambda text: text.split(","),
+                        help="with --tune-gloss: only these variants ('first-sense at 0.25,...'), "
+                             "beside the registered graph, for a supplementary figure")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--data-dir", type=Path)
     parser.add_argument("--out", type=Path)
@@ -287,7 +300,8 @@ def main() -> int:
                                  "score": "ppr.json"}[mode]
     write_json_atomically(out, result)
     print(f"wrote {out}", file=sys.stderr)
-    if args.register and (mode == "tune" or mode == "tune-gloss" and result["chosen_variant"]):
+    if args.register and (mode == "tune" or mode == "tune-gloss" and result["chosen_variant"]
+                          and not args.variants):
         written = tuned.register(TASK.name, "ppr", result["chosen"],
                                  f"python -m bench ppr --{mode}", out)
         print(f"registered ppr in {written}", file=sys.stderr)
