@@ -202,7 +202,7 @@ def choose_gloss(registered: dict, results: dict[str, dict]) -> str | None:
 
 
 def tune_gloss(args) -> dict:
-    """The registered walk on its graph and on each graph with gloss relations
+    """The registered walk on the graph without gloss relations and on each graph with them
     (``GLOSS_STAGE``), on the held-out files, their removed senses' targets and semeval2007."""
     semcor = held_out_semcor(args.data_dir)
     development_dir = registry.locate(DEVELOPMENT_SET, args.data_dir)
@@ -210,7 +210,8 @@ def tune_gloss(args) -> dict:
     gold = read_raganato_key(development_dir / f"{DEVELOPMENT_SET}.gold.key.txt")
     full = read_semcor_corpus(registry.locate(TASK.dataset, args.data_dir))
     removed = removed_targets(full)
-    registered = WalkSettings(**TASK.system_params("ppr"))
+    # The registered walk on the graph without gloss relations, whatever its graph.
+    registered = replace(WalkSettings(**TASK.system_params("ppr")), gloss="", gloss_weight=1.0)
     baseline = evaluate(registered, semcor, development, gold, args.data_dir, args.jobs, removed)
     (gloss, disambiguations), (weight, weights) = GLOSS_STAGE
     results = {}
