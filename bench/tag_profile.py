@@ -26,6 +26,8 @@ from bench.tag_scale import run_arguments
 from wsd_classic import modelstore, settings
 from wsd_classic.cli import tag as tag_cli
 from wsd_classic.features import embeddings, featurizer, gloss
+from wsd_classic.knowledge import pagerank, word_to_word
+from wsd_classic.systems import hybrid
 from wsd_classic.tasks import tagger, tagging
 
 REPO = Path(__file__).resolve().parent.parent
@@ -42,6 +44,9 @@ STAGES = [
     (tagger.Tagger, "decided", "decisions and the discourse pull"),
     (tagging, "_tagged", "writing"),
     (tagging, "jsonl_line", "writing"),
+    (pagerank, "personalised_pagerank", "ppr: the walks' products"),
+    (word_to_word.WordToWord, "distributions", "ppr: contexts, restarts and sums"),
+    (hybrid.HybridScorer, "mixed_distributions", "hybrid: the mixture"),
 ]
 REST = "spaCy's pipeline, reading the input, the command"
 
@@ -72,6 +77,20 @@ class StageClock:
         setattr(owner, attribute, wrapper)
 
 
+def count_walks() -> list[int]:
+    """The personalisations each later ``personalised_pagerank`` call walks, appended to the
+    list returned."""
+    walks: list[int] = []
+    original = pagerank.personalised_pagerank
+
+    def counted(walk, personalisation, *rest):
+        walks.append(personalisation.shape[1])
+        return original(walk, personalisation, *rest)
+
+    pagerank.personalised_pagerank = counted
+    return walks
+
+
 def main() -> int:
     parser = run_arguments(__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=1)
@@ -82,6 +101,7 @@ def main() -> int:
     args.out = args.out or REPO / "bench" / "results" / (
         "tag-profile.json" if args.repeat == 1 else f"tag-profile-{args.repeat}x.json")
     load_before = os.getloadavg()
+    walks = count_walks()
     clock = StageClock()
     for owner, attribute, stage in STAGES:
         clock.wrap(owner, attribute, stage)
@@ -99,7 +119,8 @@ def main() -> int:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     results = {"task": args.task, "system": args.system, "contexts": args.contexts,
                "repeat": args.repeat,
-               "cpu_s": total, "stages_cpu_s": stages,
+               "cpu_s": total, "stages_cpu_s": stages, "ppr_walks": sum(walks),
+               "ppr_walk_blocks": len(walks),
                "process_cpu_s": usage.ru_utime + usage.ru_stime,
                "peak_rss_mb": usage.ru_maxrss / 1024,
                "machine": {"cpus": os.cpu_count(), "load_average_before": load_before,
