@@ -20,7 +20,6 @@ from wsd_classic.knowledge.supervised_restart import SupervisedRestartWalk
 from wsd_classic.knowledge.word_to_word import WalkSettings, WordToWord, contexts
 from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank, sentence_lexelts
-from wsd_classic.tasks import catalogue
 
 from conftest import FIXTURES, assert_error_at
 
@@ -291,25 +290,40 @@ def test_lexical_sample_distributions_are_the_walk_s_over_the_candidates(wordnet
     assert set(wordnet.wordnet_senses("call_on", "v")) <= set(keys)
 
 
-def test_a_lexical_sample_run_fills_the_ppr_group_of_both_sides(wordnet_graph, monkeypatch):
+def test_walk_evidence_fills_the_ppr_group_of_every_side_and_names_the_walk(wordnet_graph):
     from wsd_classic.corpora.model import LexicalSample
     from wsd_classic.features.featurizer import Featurizer
-    from wsd_classic.tasks import lexical_sample_run
+    from wsd_classic.tasks import engine
     from wsd_classic.tasks.engine import FeaturizedCorpus
 
-    asked = []
-
-    def built(params, data_dir=None):
-        asked.append(params)
-        return PersonalisedPageRank(wordnet_graph, iterations=10)
-
-    monkeypatch.setattr(lexical_sample_run.PersonalisedPageRank, "built", built)
+    scorer = PersonalisedPageRank(wordnet_graph, iterations=10)
     doc = lexical_sample_context()
     other = replace(doc, id="bank.2")
     sides = [FeaturizedCorpus(LexicalSample([]), {item.id: {"ppr": []}}, Featurizer())
              for item in (doc, other)]
-    lexical_sample_run.add_ppr_evidence(sides, [[doc], [other]], None, 1)
-    assert asked == [catalogue.SEMCOR.system_params("ppr")]
+    engine.add_walk_evidence(sides, [[doc], [other]], scorer)
+    assert [side.walk for side in sides] == [scorer, scorer]
     block, = sides[1].features["bank.2"]["ppr"]
     assert block.names == tuple(f"ppr={key}" for key in wordnet.wordnet_senses("bank", "n"))
     np.testing.assert_allclose(block.values, sides[0].features["bank.1"]["ppr"][0].values)
+
+
+def wide_context(identifier: str) -> ProcessedInstance:
+    """A sentence of *bank* among many other nouns: more context lexelts than *bank* has
+    senses."""
+    words = ("bank", "river", "water", "money", "loan", "interest", "rate", "fish", "boat",
+             "tree", "shore", "deposit", "account", "cash", "flood", "mud", "grass")
+    count = len(words)
+    return ProcessedInstance(identifier, "bank.n", words, words, ("NN",) * count, (0,) * count,
+                             tuple(range(count)), ("dep",) * count, (False,) * count, 0)
+
+
+def test_a_context_s_evidence_does_not_depend_on_the_contexts_walked_with_it(wordnet_graph):
+    """Training walks a lexical sample's training and test contexts together, tagging the test
+    contexts alone, plain text a batch at a time: each context must get the same block."""
+    scorer = PersonalisedPageRank(wordnet_graph, iterations=10)
+    doc = lexical_sample_context()
+    alone = scorer.evidence([doc])["bank.1"]
+    together = scorer.evidence([wide_context("wide.1"), doc, wide_context("wide.2")])["bank.1"]
+    assert alone.names == together.names
+    np.testing.assert_array_equal(alone.values, together.values)

@@ -6,6 +6,8 @@ this file.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -309,6 +311,18 @@ def test_macro_f1_weighs_a_rare_sense_as_much_as_a_frequent_one():
     assert micro.f1 == pytest.approx(0.9)
     # common: P 9/10, R 1, F1 18/19; rare: 0
     assert macro.f1 == pytest.approx((18 / 19) / 2)
+
+
+def test_macro_figures_do_not_depend_on_string_hashing():
+    script = (
+        "from wsd_classic.scoring.raganato import score_macro\n"
+        "gold = {f't{i}': (f's{i % 97}',) for i in range(1000)}\n"
+        "predicted = {f't{i}': (f's{i * 7 % 89}', f's{i % 13}') for i in range(1000)}\n"
+        "print(repr(score_macro(gold, predicted)))\n")
+    outputs = {subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
+                              text=True, env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
+               for seed in range(4)}
+    assert len(outputs) == 1
 
 
 def test_macro_of_nothing_is_zero():

@@ -34,8 +34,9 @@ from wsd_classic import systems
 from wsd_classic.features.featurizer import Featurizer
 from wsd_classic.features.word_vectors import WordVectors
 from wsd_classic.preprocess.pipeline import model_signature
-from wsd_classic.systems import SenseClassifier
+from wsd_classic.systems import SenseClassifier, reads_walks
 from wsd_classic.systems.base import HashedVocabulary
+from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank
 
 FORMAT = "wsd-classic-model/4"
 META_ENTRY = "__meta__"
@@ -46,7 +47,8 @@ FILENAME = "model.npz"
 # The word vectors a caller gave a model's embedding (``ContextEmbedding``'s ``vectors``), so it
 # tags without them (pretrained vectors are an installed resource, named in the featurizer settings).
 VECTOR_ENTRIES = {"words": "__vector_words__", "matrix": "__vectors__"}
-# The arrays a context scorer reads (``ppr``'s knowledge graph) are stored as ``__resource_NAME``.
+# The arrays a context scorer reads (``ppr``'s knowledge graph), or the walk whose evidence a
+# lexical-sample model reads, are stored as ``__resource_NAME``.
 RESOURCE_PREFIX = "__resource_"
 
 
@@ -60,7 +62,10 @@ class TrainedSystem:
     ``discourse_weight``: how far tagging pulls the targets of one lexelt in one document towards
     each other's distributions (``systems.discourse``), the task's setting when it was trained.
     A context scorer (``systems.System.scorer``) has no lexelt models: its ``params`` and the
-    ``resources`` it reads (named arrays) are its model.
+    ``resources`` it reads (named arrays) are its model. ``walk``: the walk whose evidence fills
+    the ``ppr`` group the estimators read (``systems.reads_walks``; None: they read none); the
+    file keeps its settings (the header's ``walk``) and its graph, so tagging needs no data
+    directory.
     """
 
     task: str
@@ -72,6 +77,7 @@ class TrainedSystem:
     discourse_weight: float = 0.0
     params: dict = field(default_factory=dict)
     resources: dict[str, np.ndarray] = field(default_factory=dict)
+    walk: PersonalisedPageRank | None = None
 
 
 def library_versions() -> dict[str, str]:
@@ -131,7 +137,8 @@ def save(trained: TrainedSystem, models_root: Path, task_dir: Path | None = None
     if featurizer.embedding is not None and featurizer.embedding.vectors is not None:
         arrays.update({VECTOR_ENTRIES[name]: array
                        for name, array in featurizer.embedding.vectors.to_arrays().items()})
-    arrays.update({RESOURCE_PREFIX + name: array for name, array in trained.resources.items()})
+    resources = {**trained.resources, **(trained.walk.resources() if trained.walk else {})}
+    arrays.update({RESOURCE_PREFIX + name: array for name, array in resources.items()})
     header = {
         "format": FORMAT, "task": trained.task, "kind": trained.kind, "system": trained.system,
         "estimator": _maker(system).__name__, "params": params,
@@ -140,6 +147,7 @@ def save(trained: TrainedSystem, models_root: Path, task_dir: Path | None = None
         "created": time.strftime(
             "%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "versions": library_versions(),
         "info": trained.info, "lexelts": lexelts,
+        **({"walk": trained.walk.params} if trained.walk else {}),
     }
     arrays[META_ENTRY] = np.frombuffer(json.dumps(header, sort_keys=True).encode(), dtype=np.uint8)
     path = (model_path(models_root, trained.task, trained.system) if task_dir is None
@@ -388,7 +396,26 @@ def load(models_root: Path, task: str, system: str) -> TrainedSystem:
     resources = {name[len(RESOURCE_PREFIX):]: archive[name]
                  for name in archive.files if name.startswith(RESOURCE_PREFIX)}
     return TrainedSystem(task, system, models, header.get("info", {}), featurizer, kind,
-                         header.get("discourse_weight", 0.0), header["params"], resources)
+                         header.get("discourse_weight", 0.0), header["params"], resources,
+                         _walk(header, resources, path))
+
+
+def _walk(header: dict, resources: dict[str, np.ndarray], path: Path
+          ) -> PersonalisedPageRank | None:
+    """The walk whose evidence the model's estimators read, from its header's settings and the
+    graph among its resources; None when they read none."""
+    if "walk" not in header:
+        if reads_walks(header["params"]):
+            raise WsdError("model reads ppr's walks but holds no knowledge graph (made before "
+                           "its file kept one): retrain with bin/train", path)
+        return None
+    try:
+        return PersonalisedPageRank.from_resources(header["walk"], resources)
+    except (KeyError, TypeError, ValueError) as error:
+        raise WsdError(f"the model's walk is incomplete ({type(error).__name__}: {error}): "
+                       "retrain with bin/train", path) from None
+    except WsdError as error:
+        raise WsdError(error.message, path) from None
 
 
 def _maker(system: systems.System) -> type:

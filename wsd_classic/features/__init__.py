@@ -20,8 +20,9 @@ from wsd_classic.preprocess.document import ProcessedInstance
 
 def without_walks(doc: ProcessedInstance) -> list:
     """The ``ppr`` group's stand-in: the knowledge-based walk's probabilities of the candidates
-    come from walks over a whole sample at once, which a lexical-sample run adds to its contexts'
-    features (``tasks.lexical_sample_run``); elsewhere the group gives nothing."""
+    come from walks over many contexts at once, which a lexical-sample run and the Tagger add
+    to the contexts' features when a model reads them (``tasks.engine.add_walk_evidence``);
+    elsewhere the group gives nothing."""
     return []
 
 

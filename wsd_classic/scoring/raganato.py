@@ -14,6 +14,7 @@ a rare sense weighs as much as a frequent one.
 """
 from __future__ import annotations
 
+import math
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -117,7 +118,10 @@ def score_macro(gold: Mapping[str, Iterable[str]],
         precision = ratio(true_positive[sense], true_positive[sense] + false_positive[sense])
         recall = ratio(true_positive[sense], true_positive[sense] + false_negative[sense])
         by_sense.append((precision, recall, ratio(2 * precision * recall, precision + recall)))
-    averages = [ratio(sum(figures), len(by_sense)) for figures in zip(*by_sense)] or [0.0] * 3
+    # fsum: the senses' set order follows string hashing, so a plain sum's rounding would vary
+    # with PYTHONHASHSEED from run to run
+    averages = ([ratio(math.fsum(figures), len(by_sense)) for figures in zip(*by_sense)]
+                or [0.0] * 3)
     return MacroResult(*averages, len(by_sense))
 
 

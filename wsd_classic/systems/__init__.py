@@ -8,7 +8,7 @@ system's name and the parameters it was fitted with, so loading needs no hint.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wsd_classic import tuned
@@ -98,6 +98,13 @@ def check_systems(names: Iterable[str], known: Iterable[str] | None = None,
         where = f" for task {task}" if task else ""
         raise WsdError(f"unknown system {', '.join(unknown)}{where}; known: {', '.join(known)}")
     return names
+
+
+def reads_walks(params: Mapping) -> bool:
+    """Whether a system made with ``params`` reads ppr's walks over a lexical sample's contexts
+    (combo's ``ppr`` component): the ``ppr`` group, which whoever featurizes its contexts fills
+    from the walk its model keeps (``tasks.engine.add_walk_evidence``)."""
+    return bool(params.get("ppr"))
 
 
 def get(name: str) -> System:

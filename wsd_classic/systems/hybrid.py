@@ -132,8 +132,8 @@ class HybridSVM(LinearSVM):
         self.supervised_restart = supervised_restart
 
     def svm_params(self) -> dict:
-        return {name: value for name, value in self.get_params().items()
-                if name in LinearSVM().get_params()}
+        own = LinearSVM._get_param_names()
+        return {name: value for name, value in self.get_params().items() if name in own}
 
     def mixture(self) -> Mixture:
         return mixture_of(self.get_params())

@@ -26,6 +26,8 @@ from wsd_classic.preprocess.document import ProcessedInstance
 
 # The model file's arrays of the graph are stored under these names.
 RESOURCE_PREFIX = "graph_"
+# The feature group a lexical-sample context's ``evidence`` fills.
+WALK_GROUP = "ppr"
 
 
 class PersonalisedPageRank:
@@ -73,9 +75,11 @@ class PersonalisedPageRank:
         its lemma and, for a phrasal verb, of the lemma joined to its particles, as the gloss
         group's) and their weights summing to 1, from the walk restarting at the senses of the
         content words of its sentences (``sentence_lexelts``); even where the walk reaches no
-        candidate."""
+        candidate. The walks start from the candidates (``WordToWord.reciprocal_scores``), so
+        that a context's weights do not depend on the others walked with it: a lexical
+        sample's training and tagging, and any batch of plain text, give it the same ones."""
         keys = [candidate_keys(doc.lexelt, target_particles(doc)) for doc in docs]
-        totals = self.walker.context_scores(
+        totals = self.walker.reciprocal_scores(
             [sentence_lexelts(doc, self.walker.settings.window) for doc in docs],
             [self.graph.nodes(own) for own in keys], jobs, progress)
         found = {}
@@ -89,7 +93,7 @@ class PersonalisedPageRank:
                  progress: bool | None = None) -> dict[str, Weighted]:
         """Each context's ``ppr`` group, by id: one block, ``ppr=<sense key>`` per candidate
         with its weight (``instance_distributions``)."""
-        return {identifier: Weighted(tuple(PREFIXES["ppr"] + key for key in keys), weights)
+        return {identifier: Weighted(tuple(PREFIXES[WALK_GROUP] + key for key in keys), weights)
                 for identifier, (keys, weights)
                 in self.instance_distributions(docs, jobs, progress).items()}
 

@@ -21,7 +21,8 @@ from wsd_classic.features.featurizer import Featurizer, row
 from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.preprocess.cache import processed
 from wsd_classic.preprocess.document import ProcessedInstance
-from wsd_classic.systems import BackOff
+from wsd_classic.systems import BackOff, reads_walks
+from wsd_classic.systems.personalised_pagerank import WALK_GROUP, PersonalisedPageRank
 from wsd_classic.wordnet import rank
 from wsd_classic.tasks.catalogue import LEXICAL_SAMPLE
 from wsd_classic.workers import in_workers
@@ -29,12 +30,14 @@ from wsd_classic.workers import in_workers
 
 @dataclass
 class FeaturizedCorpus:
-    """A corpus with every instance's features, per feature group, by instance id, and the
-    featurizer that made them."""
+    """A corpus with every instance's features, per feature group, by instance id, the
+    featurizer that made them and ``walk``, the walk whose evidence fills their ``ppr`` group
+    (``add_walk_evidence``; None: the group is the featurizer's, empty)."""
 
     sample: LexicalSample
     features: dict[str, dict[str, list[str]]]
     featurizer: Featurizer
+    walk: PersonalisedPageRank | None = None
 
     def rows(self, instances: Iterable[Instance], groups: Sequence[str]) -> list[list[str]]:
         return [row(self.features[instance.id], groups) for instance in instances]
@@ -53,6 +56,27 @@ def featurize(sample: LexicalSample, featurizer: Featurizer = Featurizer(), jobs
     made here when None)."""
     docs = analyse(sample, jobs, description) if docs is None else docs
     return FeaturizedCorpus(sample, featurizer.table(docs, jobs), featurizer)
+
+
+def add_walk_evidence(corpora: Sequence[FeaturizedCorpus],
+                      docs: Sequence[Sequence[ProcessedInstance]], walk: PersonalisedPageRank,
+                      jobs: int = 1) -> None:
+    """Fill the ``ppr`` group of every context of ``corpora`` (their analyses ``docs``, by
+    corpus) with ``walk``'s evidence (``PersonalisedPageRank.evidence``), over all of them at
+    once; each corpus then names the walk, which its models keep (``train``)."""
+    evidence = walk_evidence([doc for side in docs for doc in side], walk, jobs)
+    for corpus in corpora:
+        for instance, groups in corpus.features.items():
+            groups[WALK_GROUP] = evidence[instance]
+        corpus.walk = walk
+
+
+def walk_evidence(docs: Sequence[ProcessedInstance], walk: PersonalisedPageRank,
+                  jobs: int = 1) -> dict[str, list]:
+    """The ``ppr`` group of each context of ``docs`` (by id): one block of ``walk``'s
+    probabilities of its candidates. A context's block is the same whatever else is walked
+    with it, so tagging gives a context the block training gave it."""
+    return {instance: [block] for instance, block in walk.evidence(docs, jobs).items()}
 
 
 def training_rows(corpus: FeaturizedCorpus, instances: Sequence[Instance], groups: Sequence[str]):
@@ -104,9 +128,17 @@ def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
     ``params`` override the system's registered constructor parameters. ``fitted``: systems
     already trained on ``corpus``, by name; a system made of others (``member_systems``) is
     given their models of each lexelt rather than fitting them again. An estimator that learns
-    across lexelts (``shared_fit_params``) is handed what it drew from all of them.
+    across lexelts (``shared_fit_params``) is handed what it drew from all of them. A system
+    that reads ppr's walks (``systems.reads_walks``) keeps the corpus's ``walk`` in its model,
+    so that tagging computes the same evidence.
     """
     registered = systems.get(system)
+    walk = None
+    if reads_walks({**registered.params, **(params or {})}):
+        if corpus.walk is None:
+            raise WsdError(f"{system} reads ppr's walks over the contexts, which only a "
+                           "lexical-sample run computes")
+        walk = corpus.walk
     jobs_input = lexelt_rows(corpus, registered.feature_groups)
     registered.estimator.load_resources()
     members = [fitted[name] for name in registered.estimator.member_systems
@@ -131,7 +163,7 @@ def train(system: str, corpus: FeaturizedCorpus, task: str, jobs: int = 1,
     bar.close()
     models = {item: fitted_models[job] for job, (item, *_) in enumerate(jobs_input)}
     return TrainedSystem(task, system, models, featurizer=corpus.featurizer, kind=kind,
-                         discourse_weight=discourse_weight)
+                         discourse_weight=discourse_weight, walk=walk)
 
 
 def predict(model, rows: list[list[str]]) -> list[dict[str, float]]:

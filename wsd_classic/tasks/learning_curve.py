@@ -109,7 +109,7 @@ def execute(run: TaskRun, chosen: list[str], fractions: tuple[float, ...], resul
                     file=sys.stderr, disable=not sys.stderr.isatty())
     for fraction, subsample in subsamples.items():
         corpus = engine.FeaturizedCorpus(subsample, train_corpus.features,
-                                         train_corpus.featurizer)
+                                         train_corpus.featurizer, train_corpus.walk)
         trained_here = {}
         for name in chosen:
             with timer.stage("train"):

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -15,7 +14,6 @@ from wsd_classic.corpora.ids import ID_MAP_NAME, write_id_map
 from wsd_classic.corpora.keys import KeyEntry, read_key, write_key
 from wsd_classic.corpora.lexsample import check_annotated, check_split, read_lexical_sample
 from wsd_classic.corpora.model import Lexelt, LexicalSample
-from wsd_classic.preprocess.document import ProcessedInstance
 from wsd_classic.scoring.lexsample import lexsample_scores
 from wsd_classic.systems.personalised_pagerank import PersonalisedPageRank
 from wsd_classic.tasks import catalogue, engine, staging
@@ -36,11 +34,13 @@ class TaskRun:
     key_path: Path | None = None
     sensemap_path: Path | None = None
     train_answers_path: Path | None = None  # the training file's answers, when not in its XML
+    data_dir: Path | None = None  # where SyntagNet is, for ppr's walks
 
     @classmethod
     def of(cls, task: Task, data_dir=None) -> "TaskRun":
         return cls(task, *(task.path(which, data_dir)
-                           for which in ("train", "test", "key", "sensemap", "train_answers")))
+                           for which in ("train", "test", "key", "sensemap", "train_answers")),
+                   data_dir)
 
     @property
     def name(self) -> str:
@@ -118,21 +118,11 @@ def featurize_sides(run: TaskRun, chosen: list[str], train_sample: LexicalSample
                      for side, sample in (("train", train_sample), ("test", test_sample)))
         corpora = tuple(engine.featurize(sample, featurizer, jobs, docs=side_docs)
                         for sample, side_docs in zip((train_sample, test_sample), docs))
-    if any(run.task.system_params(name).get("ppr") for name in chosen):
+    if any(systems.reads_walks(run.task.system_params(name)) for name in chosen):
         with timer.stage("ppr walks"):
-            add_ppr_evidence(corpora, docs, run.data_dir, jobs)
+            engine.add_walk_evidence(corpora, docs, PersonalisedPageRank.built(
+                catalogue.SEMCOR.system_params("ppr"), run.data_dir), jobs)
     return corpora
-
-
-def add_ppr_evidence(corpora: Sequence[FeaturizedCorpus],
-                     docs: Sequence[list[ProcessedInstance]], data_dir, jobs: int) -> None:
-    """Fill the ``ppr`` group of every context of ``corpora`` (their analyses ``docs``) with the
-    walk ``semcor`` registered, over all of them at once: one walk per candidate sense."""
-    scorer = PersonalisedPageRank.built(catalogue.SEMCOR.system_params("ppr"), data_dir)
-    evidence = scorer.evidence([doc for side in docs for doc in side], jobs)
-    for corpus in corpora:
-        for instance, groups in corpus.features.items():
-            groups["ppr"] = [evidence[instance]]
 
 
 @dataclass(frozen=True)
@@ -204,7 +194,8 @@ def execute(run: TaskRun, chosen: list[str], models_root: Path, results_root: Pa
             trained.info = {"training_file": str(run.train_path),
                             "training_sha256": registry.file_sha256(Path(run.train_path)),
                             "split": list(run.split) if run.split else None, "seed": run.seed,
-                            "lexelts": len(trained.models)}
+                            "lexelts": len(trained.models),
+                            **({"graph": trained.walk.graph.header} if trained.walk else {})}
             with timer.stage("save"):
                 modelstore.save(trained, models_root, task_dir=model_stage)
             with timer.stage("tag"):

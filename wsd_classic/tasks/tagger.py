@@ -38,6 +38,7 @@ from wsd_classic.preprocess.pipeline import to_processed, with_looked_up_context
 from wsd_classic.modelstore import TrainedSystem
 from wsd_classic.pos import SPACY_TAGS
 from wsd_classic.systems import BackOff, discourse
+from wsd_classic.systems.personalised_pagerank import WALK_GROUP
 from wsd_classic.wordnet import wordnet_senses
 from wsd_classic.tasks import catalogue, engine
 from wsd_classic.tasks.allwords_features import as_lexical_sample, featurize
@@ -188,9 +189,13 @@ class Tagger:
     def tag_sample(self, sample: LexicalSample, jobs: int = 1, description: str = "spaCy"
                    ) -> Iterator[tuple[str, str, dict[str, float]]]:
         """``(lexelt, instance id, {sense: weight})`` for every instance of a lexelt the model
-        knows, each in the context it comes with."""
-        yield from engine.tag(self.trained, engine.featurize(
-            sample, self.trained.featurizer, jobs, description=description))
+        knows, each in the context it comes with; with the evidence of the model's walk over
+        all the sample's contexts at once when its estimators read it, as ``bin/train`` adds it."""
+        docs = engine.analyse(sample, jobs, description)
+        corpus = engine.featurize(sample, self.trained.featurizer, jobs, docs=docs)
+        if self.trained.walk is not None:
+            engine.add_walk_evidence([corpus], [docs], self.trained.walk, jobs)
+        yield from engine.tag(self.trained, corpus)
 
     # --- spaCy docs (bin/tag on plain text, the spaCy component) -------------------------------
 
@@ -249,12 +254,13 @@ class Tagger:
             entries = by_lexelt[item]
             rows = [[] for _ in entries]
             if self.reads_context(item):
-                for position, (number, target) in enumerate(entries):
+                for number, _ in entries:
                     if number not in contexts:
                         contexts[number] = ContextCache(self.trained.featurizer, docs[number],
                                                         looked_up=not self.all_words)
-                    rows[position] = row(contexts[number].features(
-                        target.token, item, target.particles), groups)
+                rows = [row(features, groups) for features in self._features(
+                    [contexts[number].instance(target.token, item, target.particles)
+                     for number, target in entries])]
             weights, evidence = self.predict(item, rows)
             for position, ((_, target), own) in enumerate(zip(entries, weights)):
                 target.weights = own
@@ -263,6 +269,18 @@ class Tagger:
             self._rescored(docs, found, mix=True)
         self._decide_docs(found)
         return found
+
+    def _features(self, contexts: list[ProcessedInstance]) -> list[dict[str, list]]:
+        """Each context's features by group, from the model's featurizer and, when its
+        estimators read it, its walk's evidence (``engine.walk_evidence``), walked together."""
+        features = [self.trained.featurizer.by_group(context) for context in contexts]
+        if self.trained.walk is not None:
+            numbered = [replace(context, id=str(number))
+                        for number, context in enumerate(contexts)]
+            evidence = engine.walk_evidence(numbered, self.trained.walk)
+            for context, groups in zip(numbered, features):
+                groups[WALK_GROUP] = evidence[context.id]
+        return features
 
     def _doc_targets(self, doc: Doc) -> Iterator[TextTarget]:
         """``text_targets`` with each verb's particles (dependency ``prt``)."""
@@ -354,7 +372,8 @@ class ContextCache:
     (``preprocess.pipeline.with_looked_up_context``).
 
     A context is turned into a ``ProcessedInstance`` by ``preprocess.pipeline.to_processed``,
-    the function training uses, and featurized by the model's featurizer.
+    the function training uses, under the model's context rule; the Tagger featurizes it
+    (``Tagger._features``).
     """
 
     def __init__(self, featurizer: Featurizer, doc: Doc, looked_up: bool = False):
@@ -369,7 +388,9 @@ class ContextCache:
         self.kept_before = list(accumulate((not token.is_space for token in doc), initial=0))
         self.windows: dict[tuple[int, int], ProcessedInstance] = {}
 
-    def features(self, token: Token, item: str, particles: list[Token]) -> dict[str, list[str]]:
+    def instance(self, token: Token, item: str, particles: list[Token]) -> ProcessedInstance:
+        """The processed context of target ``token`` of lexelt ``item`` (``particles``: its
+        satellites), as training analyses its instances."""
         span = self.featurizer.context.window(
             self.sentences, sentence_index(self.starts, token.i), token.i)
         start, end = self.kept_before[span.start], self.kept_before[span.end]
@@ -378,7 +399,7 @@ class ContextCache:
         doc = replace(self.windows[(start, end)], id=str(token.i), lexelt=item,
                       target=self.kept_before[token.i] - start,
                       sats=tuple(self.kept_before[particle.i] - start for particle in particles))
-        return self.featurizer.by_group(with_looked_up_context(doc) if self.looked_up else doc)
+        return with_looked_up_context(doc) if self.looked_up else doc
 
 
 def _char_span(token: Token) -> tuple[int, int]:
