@@ -1,14 +1,16 @@
 """Where one ``bin/tag`` run's CPU goes, stage by stage. Writes bench/results/tag-profile.json.
 
     python -m bench tag_profile [--task semcor] [--system svm] [--models-dir models]
-                                [--contexts 600] [--repeat 1] [--out FILE]
+                                [--contexts 600] [--repeat 1] [--batch N] [--out FILE]
 
 Runs ``bin/tag --format jsonl`` in this process on the first ``--contexts`` SENSEVAL-2 test
 contexts as plain text, ``--repeat`` times in one file (output to /dev/null), with the functions below wrapped so that each
 stage's CPU time is counted exclusively (a stage's time excludes the stages it calls). What no
 wrapper claims is spaCy's pipeline, reading the input and the command's own work. Wrapping adds
 a little CPU to each call; the stages are coarse (per lexelt, per target or per batch), so it
-stays small beside them.
+stays small beside them. ``--batch N``: a batch of the tagging closes at N characters and N
+tokens instead of ``tagging.BATCH_CHARS`` and ``spacy_component.BATCH_TOKENS`` (what larger
+batches would cost and save).
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from pathlib import Path
 
 from bench.tag import write_contexts, write_results
 from bench.tag_scale import run_arguments
-from wsd_classic import modelstore, settings
+from wsd_classic import modelstore, settings, spacy_component
 from wsd_classic.cli import tag as tag_cli
 from wsd_classic.features import embeddings, featurizer, gloss
 from wsd_classic.knowledge import pagerank, word_to_word
@@ -95,6 +97,7 @@ def count_walks() -> list[int]:
 def main() -> int:
     parser = run_arguments(__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--batch", type=int)
     parser.add_argument("--out", type=Path,
                         help="default bench/results/tag-profile.json (tag-profile-Nx.json with "
                              "--repeat N)")
@@ -102,6 +105,8 @@ def main() -> int:
     args.out = args.out or REPO / "bench" / "results" / (
         "tag-profile.json" if args.repeat == 1 else f"tag-profile-{args.repeat}x.json")
     load_before = os.getloadavg()
+    if args.batch:
+        tagging.BATCH_CHARS = spacy_component.BATCH_TOKENS = args.batch
     walks = count_walks()
     clock = StageClock()
     for owner, attribute, stage in STAGES:
@@ -119,7 +124,8 @@ def main() -> int:
     stages[REST] = total - sum(stages.values())
     usage = resource.getrusage(resource.RUSAGE_SELF)
     results = {"task": args.task, "system": args.system, "contexts": args.contexts,
-               "repeat": args.repeat,
+               "repeat": args.repeat, "batch_chars": tagging.BATCH_CHARS,
+               "batch_tokens": spacy_component.BATCH_TOKENS,
                "cpu_s": total, "stages_cpu_s": stages, "ppr_walks": sum(walks),
                "ppr_walk_blocks": len(walks),
                "process_cpu_s": usage.ru_utime + usage.ru_stime,
