@@ -135,6 +135,24 @@ def test_pagerank_is_linear_in_its_personalisation():
     np.testing.assert_allclose(joint, summed, atol=1e-6)
 
 
+def test_pagerank_walked_in_tiles_gives_the_whole_blocks_numbers(monkeypatch):
+    """Tiles of columns, the restart added only where it has mass: the very floats of one
+    product over the whole block with the restart added everywhere."""
+    generator = np.random.default_rng(0)
+    adjacency = scipy.sparse.random(300, 300, density=0.02, random_state=1, format="csr")
+    walk = pagerank.transition(scipy.sparse.csr_matrix(adjacency + adjacency.T))
+    restart = np.zeros((300, 2 * pagerank.TILE + 5), dtype=np.float32)
+    for column in range(restart.shape[1]):
+        restart[generator.integers(0, 300, 3), column] = generator.random(3)
+    damped, whole = walk * np.float32(0.95), restart
+    for _ in range(30):
+        whole = damped @ whole + (1 - 0.95) * restart
+    for tile in (pagerank.TILE, 7, restart.shape[1]):
+        monkeypatch.setattr(pagerank, "TILE", tile)
+        np.testing.assert_array_equal(pagerank.personalised_pagerank(walk, restart, 0.95, 30),
+                                      whole)
+
+
 @pytest.fixture(scope="module")
 def wordnet_graph(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:

@@ -102,8 +102,9 @@ class WordToWord:
     def ranks(self, restarts: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
         """The walk's ranks (nodes x restarts) for a block of restart distributions."""
         block = np.zeros((self.graph.size, len(restarts)), dtype=np.float32)
-        for column, (nodes, weights) in enumerate(restarts):
-            np.add.at(block[:, column], nodes, weights)
+        columns = np.repeat(np.arange(len(restarts)), [len(nodes) for nodes, _ in restarts])
+        np.add.at(block, (np.concatenate([nodes for nodes, _ in restarts]), columns),
+                  np.concatenate([weights for _, weights in restarts]))
         return pagerank.personalised_pagerank(self.walk, block, self.settings.damping,
                                               self.settings.iterations)
 
