@@ -87,7 +87,8 @@ class WordToWord:
     def __init__(self, graph: KnowledgeGraph, settings: WalkSettings = WalkSettings()):
         self.graph = graph
         self.settings = settings
-        self.walk = pagerank.transition(graph.weighted(settings.syntagnet_weight, settings.gloss_weight))
+        self.walk = pagerank.transition(graph.weighted(settings.syntagnet_weight,
+                                                       settings.gloss_weight))
 
     def restart(self, lexelt: str) -> tuple[np.ndarray, np.ndarray]:
         """The nodes of the lexelt's senses and the share of a unit of restart mass each gets."""
