@@ -128,7 +128,8 @@ def evaluate(settings: WalkSettings, semcor: AllWordsCorpus, development: AllWor
             held_out[target.id] in target.keys for target in other) / len(other)
         print(f"  removed senses {result['removed_senses_accuracy']:.2f}, senses other than "
               f"WordNet's first {result['other_senses_accuracy']:.2f} "
-              f"({result['gloss_edges']:,} gloss edges, graph in {obtained['graph_seconds']:.0f} s)",
+              f"({result['gloss_edges']:,} gloss edges, "
+              f"graph in {obtained['graph_seconds']:.0f} s)",
               file=sys.stderr, flush=True)
     print(f"{settings}: held out {result['held_out_semcor_accuracy']:.2f}, "
           f"{DEVELOPMENT_SET} {result['development_f1']:.1f} ({seconds:.0f} s)", file=sys.stderr)
