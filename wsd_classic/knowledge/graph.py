@@ -6,8 +6,8 @@ asked, from each synset to the senses of its gloss's words the project chose its
 Each edge keeps which relations give it (a bit per ``RELATIONS`` entry), so the walk can weight
 SyntagNet's and the gloss relations' edges apart from WordNet's and ``--explain`` can name them.
 The graph is built once from WordNet's data files (and SyntagNet's collocations when the data
-directory has them) and kept as a sparse matrix in an ``.npz`` (no pickle) whose header holds its identity: the SHA-256
-of everything that went in.
+directory has them) and kept as a sparse matrix in an ``.npz`` (no pickle) whose header holds
+its identity: the SHA-256 of everything that went in.
 """
 from __future__ import annotations
 
