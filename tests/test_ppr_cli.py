@@ -11,6 +11,7 @@ import pytest
 
 from wsd_classic import modelstore
 from wsd_classic.knowledge import graph as knowledge_graph
+from wsd_classic.tasks import catalogue
 from wsd_classic.wordnet import wordnet_senses
 
 from conftest import FIXTURES, shared_data
@@ -36,9 +37,10 @@ def models_root(tmp_path_factory):
 def test_model_header_records_the_graph(models_root):
     header, _ = modelstore.read_header(modelstore.model_path(models_root, "semcor", "ppr"))
     graph = header["info"]["graph"]
-    with_syntagnet = (shared_data() / "syntagnet" / "collocations.yaml").is_file()
-    assert graph["graph"] == (knowledge_graph.WITH_SYNTAGNET if with_syntagnet
-                              else knowledge_graph.WORDNET)
+    syntagnet = shared_data() / "syntagnet" / "collocations.yaml"
+    gloss = catalogue.SEMCOR.system_params("ppr").get("gloss") or None
+    assert graph["graph"] == knowledge_graph.graph_name(
+        syntagnet if syntagnet.is_file() else None, gloss)
     assert len(graph["identity"]) == 64
     assert header["params"]["damping"] > 0
 

@@ -36,7 +36,9 @@ class WalkSettings:
     content words are its context; ``damping`` and ``iterations`` of the walk;
     ``sense_counts``: a context word's senses share its restart mass by WordNet's tag counts
     + 1 (else evenly); ``syntagnet``: whether the graph holds SyntagNet's pairs (when the data
-    directory has them); ``syntagnet_weight``: the weight of their edges, WordNet's being 1."""
+    directory has them); ``syntagnet_weight``: the weight of their edges, WordNet's being 1;
+    ``gloss``: the gloss relations' disambiguation (``glosses.DISAMBIGUATIONS``; empty: none),
+    ``gloss_weight`` the weight of their edges."""
 
     window: int = 0
     damping: float = 0.85
@@ -44,6 +46,8 @@ class WalkSettings:
     sense_counts: bool = True
     syntagnet: bool = True
     syntagnet_weight: float = 1.0
+    gloss: str = ""
+    gloss_weight: float = 1.0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -83,7 +87,8 @@ class WordToWord:
     def __init__(self, graph: KnowledgeGraph, settings: WalkSettings = WalkSettings()):
         self.graph = graph
         self.settings = settings
-        self.walk = pagerank.transition(graph.weighted(settings.syntagnet_weight))
+        self.walk = pagerank.transition(graph.weighted(settings.syntagnet_weight,
+                                                       settings.gloss_weight))
 
     def restart(self, lexelt: str) -> tuple[np.ndarray, np.ndarray]:
         """The nodes of the lexelt's senses and the share of a unit of restart mass each gets."""
@@ -194,7 +199,8 @@ class WordToWord:
         that restarts at itself."""
         distinct, inverse = np.unique(np.concatenate([np.zeros(0, np.int64), *nodes]),
                                       return_inverse=True)
-        degree = np.asarray(self.graph.weighted(self.settings.syntagnet_weight).sum(axis=0)
+        degree = np.asarray(self.graph.weighted(self.settings.syntagnet_weight,
+                                                 self.settings.gloss_weight).sum(axis=0)
                             ).ravel()
         restarts = {lexelt: self.restart(lexelt)
                     for lexelt in sorted({lexelt for context in found for lexelt in context})}

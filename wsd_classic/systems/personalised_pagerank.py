@@ -45,9 +45,11 @@ class PersonalisedPageRank:
     @classmethod
     def built(cls, params: Mapping, data_dir: str | os.PathLike | None = None
               ) -> "PersonalisedPageRank":
-        """With the graph its ``syntagnet`` parameter asks for, built from the data directory's
-        SyntagNet, or WordNet's alone (saying so) when that is missing."""
-        return cls(knowledge_graph.obtain(data_dir, WalkSettings(**params).syntagnet), **params)
+        """With the graph its ``syntagnet`` and ``gloss`` parameters ask for, built from the data
+        directory's SyntagNet, or WordNet's alone (saying so) when that is missing."""
+        settings = WalkSettings(**params)
+        return cls(knowledge_graph.obtain(data_dir, settings.syntagnet,
+                                          gloss=settings.gloss or None), **params)
 
     def resources(self) -> dict[str, np.ndarray]:
         """What a model file keeps of it besides its parameters: the graph's arrays."""
