@@ -19,6 +19,7 @@ from wsd_classic.cli import train as train_cli
 from wsd_classic.corpora.lexsample import read_lexical_sample
 from wsd_classic.errors import WsdError
 from wsd_classic.knowledge import graph as knowledge_graph
+from wsd_classic.knowledge.word_to_word import WalkSettings
 from wsd_classic.tasks import catalogue, engine
 from wsd_classic.tasks.tagger import Tagger
 
@@ -54,7 +55,7 @@ def trained(tmp_path_factory):
 def test_the_combo_model_keeps_its_walk_and_says_which_graph(trained):
     root, _, _ = trained
     header, _ = modelstore.read_header(modelstore.model_path(root, TASK, "combo"))
-    assert header["walk"] == catalogue.SEMCOR.system_params("ppr")
+    assert header["walk"] == WalkSettings(**catalogue.SEMCOR.system_params("ppr")).to_dict()
     assert header["info"]["graph"]["graph"] == knowledge_graph.WORDNET  # no SyntagNet here
     assert len(header["info"]["graph"]["identity"]) == 64
     loaded = modelstore.load(root, TASK, "combo")
