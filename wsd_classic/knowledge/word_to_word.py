@@ -87,8 +87,10 @@ class WordToWord:
     def __init__(self, graph: KnowledgeGraph, settings: WalkSettings = WalkSettings()):
         self.graph = graph
         self.settings = settings
-        self.walk = pagerank.transition(graph.weighted(settings.syntagnet_weight,
-                                                       settings.gloss_weight))
+        adjacency = graph.weighted(settings.syntagnet_weight, settings.gloss_weight)
+        self.walk = pagerank.transition(adjacency)
+        # the nodes' weighted degrees, which the reciprocal walk reads for every batch
+        self.degree = np.asarray(adjacency.sum(axis=0)).ravel()
 
     def restart(self, lexelt: str) -> tuple[np.ndarray, np.ndarray]:
         """The nodes of the lexelt's senses and the share of a unit of restart mass each gets."""
@@ -199,9 +201,6 @@ class WordToWord:
         that restarts at itself."""
         distinct, inverse = np.unique(np.concatenate([np.zeros(0, np.int64), *nodes]),
                                       return_inverse=True)
-        degree = np.asarray(self.graph.weighted(self.settings.syntagnet_weight,
-                                                 self.settings.gloss_weight).sum(axis=0)
-                            ).ravel()
         restarts = {lexelt: self.restart(lexelt)
                     for lexelt in sorted({lexelt for context in found for lexelt in context})}
         rows, columns, mass = [], [], []
@@ -214,7 +213,7 @@ class WordToWord:
         restart = scipy.sparse.csr_matrix((mass, (rows, columns)),
                                           shape=(len(found), self.graph.size))
         over_degree = restart @ scipy.sparse.diags(
-            np.divide(1.0, degree, out=np.zeros_like(degree), where=degree > 0))
+            np.divide(1.0, self.degree, out=np.zeros_like(self.degree), where=self.degree > 0))
         blocks = [distinct[start:start + BLOCK] for start in range(0, len(distinct), BLOCK)]
         global _running
         _running = (self, over_degree)
@@ -231,8 +230,8 @@ class WordToWord:
         finally:
             _running = None
             bar.close()
-        given *= degree[distinct]
-        isolated = degree[distinct] == 0
+        given *= self.degree[distinct]
+        isolated = self.degree[distinct] == 0
         given[:, isolated] = restart[:, distinct[isolated]].toarray()
         totals, at = [], 0
         for number, own in enumerate(nodes):
